@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# topdown: build the modules and tools, run the demo and the tests.
+#
+#   make            modules for the running kernel (KDIR) and the tools
+#   make run        the demo, in a VM on Debian's kernel
+#   make check      every test; ends with "N passed, N failed"
+#   make deps       apt-installs what is missing (idempotent)
+#
+# On a machine with a real PMU, build against its own kernel:
+#   make modules KDIR=/lib/modules/$(uname -r)/build
+
+TOP   := $(CURDIR)
+KVER  ?= $(shell uname -r)
+KDIR  ?= /lib/modules/$(KVER)/build
+# Objects go to build/<kernel release>/ so one checkout builds for several kernels.
+OBJ   := $(TOP)/build/$(KVER)
+LSRC  := $(TOP)/build/linux-source-6.12
+
+# Debian packages the project needs (make deps installs the missing ones).
+DEPS := linux-headers-amd64 linux-image-amd64 \
+	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
+	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
+	libmnl-dev sparse cpio xz-utils kmod python3 python3-yaml pkg-config gcc make
+
+.PHONY: all modules tools deps lsrc run check clean checkpatch sparse
+
+all: modules tools
+
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing" $$missing; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+# Symlink the sources into $(OBJ) and build there (kbuild writes next to the sources).
+modules:
+	@mkdir -p $(OBJ)
+	@cp -rsf $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi $(OBJ)/
+	$(MAKE) -C $(KDIR) M=$(OBJ) W=1 modules
+
+# The pieces of Debian's kernel source the tests use in place: checkpatch,
+# the kselftest harness, perf's event tables and the YNL CLI.
+lsrc: $(LSRC)/.stamp
+$(LSRC)/.stamp:
+	@mkdir -p $(TOP)/build
+	tar -C $(TOP)/build -xf /usr/src/linux-source-6.12.tar.xz \
+		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/spelling.txt \
+		linux-source-6.12/scripts/const_structs.checkpatch \
+		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.12/tools/testing/selftests/kselftest.h \
+		linux-source-6.12/tools/perf/pmu-events/arch \
+		linux-source-6.12/tools/net/ynl \
+		linux-source-6.12/Documentation/netlink
+	touch $@
+
+tools:
+	@mkdir -p $(TOP)/build/bin
+
+clean:
+	rm -rf $(TOP)/build
