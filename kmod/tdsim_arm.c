@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdsim models of Arm Neoverse cores.  N2 (5 slots) and V2 (8 slots) follow
+ * perf's arm64/arm/neoverse-n2-v2/metrics.json (Arm's telemetry formulas,
+ * non-r0p0 form):
+ *
+ *   frontend = STALL_SLOT_FRONTEND / (CPU_CYCLES * slots) - BR_MIS_PRED / CPU_CYCLES
+ *   backend  = STALL_SLOT_BACKEND / (CPU_CYCLES * slots) - 3 * BR_MIS_PRED / CPU_CYCLES
+ *   retiring = OP_RETIRED / OP_SPEC * (1 - STALL_SLOT / (CPU_CYCLES * slots))
+ *   bad_spec = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / (CPU_CYCLES * slots))
+ *              + 4 * BR_MIS_PRED / CPU_CYCLES
+ *
+ * N1 has no STALL_SLOT events: its topdown is cycle based (STALL_FRONTEND,
+ * STALL_BACKEND over CPU_CYCLES).  The Arm raw config is the event number;
+ * CPU_CYCLES may also use the dedicated cycle counter (fixed 0 here).
+ */
+#include <linux/kernel.h>
+#include "tdsim.h"
+
+#define ALL6	0x003f
+#define P(key)	(p->v[TDSIM_##key])
+#define ONE	TDSIM_PPM
+#define MAX_MISPREDICTS	(ONE / 50)	/* BR_MIS_PRED per cycle, at most */
+
+enum {
+	ARM_CYCLES, ARM_INST, ARM_BR_MIS_PRED, ARM_BR_MIS_PRED_RETIRED,
+	ARM_STALL_FRONTEND, ARM_STALL_BACKEND, ARM_OP_RETIRED, ARM_OP_SPEC,
+	ARM_STALL_SLOT_BACKEND, ARM_STALL_SLOT_FRONTEND, ARM_STALL_SLOT,
+	ARM_NR
+};
+
+static const struct tdsim_event neoverse_events[ARM_NR] = {
+	[ARM_CYCLES] = { 0x11, "CPU_CYCLES", ALL6, 0 },
+	[ARM_INST] = { 0x08, "INST_RETIRED", ALL6, -1 },
+	[ARM_BR_MIS_PRED] = { 0x10, "BR_MIS_PRED", ALL6, -1 },
+	[ARM_BR_MIS_PRED_RETIRED] = { 0x22, "BR_MIS_PRED_RETIRED", ALL6, -1 },
+	[ARM_STALL_FRONTEND] = { 0x23, "STALL_FRONTEND", ALL6, -1 },
+	[ARM_STALL_BACKEND] = { 0x24, "STALL_BACKEND", ALL6, -1 },
+	[ARM_OP_RETIRED] = { 0x3a, "OP_RETIRED", ALL6, -1 },
+	[ARM_OP_SPEC] = { 0x3b, "OP_SPEC", ALL6, -1 },
+	[ARM_STALL_SLOT_BACKEND] = { 0x3d, "STALL_SLOT_BACKEND", ALL6, -1 },
+	[ARM_STALL_SLOT_FRONTEND] = { 0x3e, "STALL_SLOT_FRONTEND", ALL6, -1 },
+	[ARM_STALL_SLOT] = { 0x3f, "STALL_SLOT", ALL6, -1 },
+};
+
+static void neoverse_rates(const struct tdsim_model *m,
+			   const struct tdsim_profile *p,
+			   unsigned int siblings, u32 *r)
+{
+	u32 w = m->width;
+	/* mispredicts per cycle; at most bad_spec / 8 so OP_SPEC >= OP_RETIRED */
+	u32 b = min(P(BAD_SPECULATION) / 8, MAX_MISPREDICTS);
+	u32 busy;	/* 1 - STALL_SLOT / (CPU_CYCLES * slots), ppm */
+
+	r[ARM_CYCLES] = ONE;
+	r[ARM_BR_MIS_PRED] = b;
+	r[ARM_BR_MIS_PRED_RETIRED] = b - b / 10;
+	r[ARM_STALL_SLOT_FRONTEND] = (P(FRONTEND_BOUND) + b) * w;
+	r[ARM_STALL_SLOT_BACKEND] = (P(BACKEND_BOUND) + 3 * b) * w;
+	r[ARM_STALL_SLOT] = r[ARM_STALL_SLOT_FRONTEND] +
+			    r[ARM_STALL_SLOT_BACKEND];
+	busy = P(RETIRING) + P(BAD_SPECULATION) - 4 * b;
+	/* OP_RETIRED / OP_SPEC = retiring / busy */
+	r[ARM_OP_RETIRED] = P(RETIRING) * w;
+	r[ARM_OP_SPEC] = busy ? busy * w : w * ONE;
+	r[ARM_INST] = r[ARM_OP_RETIRED] - r[ARM_OP_RETIRED] / 10;
+	/* cycle-based view: the fraction of cycles stalled at each end */
+	r[ARM_STALL_FRONTEND] = P(FRONTEND_BOUND);
+	r[ARM_STALL_BACKEND] = P(BACKEND_BOUND);
+}
+
+const struct tdsim_model tdsim_neoverse_n2 = {
+	.name = "neoverse-n2",
+	.vendor = TDSIM_ARM,
+	.width = 5,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.rates = neoverse_rates,
+};
+
+const struct tdsim_model tdsim_neoverse_v2 = {
+	.name = "neoverse-v2",
+	.vendor = TDSIM_ARM,
+	.width = 8,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.rates = neoverse_rates,
+};
+
+/* N1: the same rates, but it has no slot events (they fail event init). */
+const struct tdsim_model tdsim_neoverse_n1 = {
+	.name = "neoverse-n1",
+	.vendor = TDSIM_ARM,
+	.width = 4,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_STALL_BACKEND + 1,
+	.rates = neoverse_rates,
+};

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdsim ground-truth profiles: parsing, checking and printing the text of
+ * /sys/kernel/debug/tdsim/cpuN/profile.
+ *
+ * The text is "key=value" pairs separated by spaces or newlines, values in
+ * percent with up to four decimals (freq_mhz in MHz).  A write may name only
+ * some keys; the others keep their value, and the result is checked as a
+ * whole: a bad write changes nothing.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "tdsim.h"
+
+static const char * const tdsim_key_names[TDSIM_NR_KEYS] = {
+	[TDSIM_RETIRING]		= "retiring",
+	[TDSIM_BAD_SPECULATION]		= "bad_speculation",
+	[TDSIM_FRONTEND_BOUND]		= "frontend_bound",
+	[TDSIM_BACKEND_BOUND]		= "backend_bound",
+	[TDSIM_SMT_CONTENTION]		= "smt_contention",
+	[TDSIM_HEAVY_OPERATIONS]	= "heavy_operations",
+	[TDSIM_BRANCH_MISPREDICTS]	= "branch_mispredicts",
+	[TDSIM_FETCH_LATENCY]		= "fetch_latency",
+	[TDSIM_MEMORY_BOUND]		= "memory_bound",
+	[TDSIM_L1_BOUND]		= "l1_bound",
+	[TDSIM_L2_BOUND]		= "l2_bound",
+	[TDSIM_L3_BOUND]		= "l3_bound",
+	[TDSIM_DRAM_BOUND]		= "dram_bound",
+	[TDSIM_STORE_BOUND]		= "store_bound",
+	[TDSIM_MEM_BANDWIDTH]		= "mem_bandwidth",
+	[TDSIM_MEM_LATENCY]		= "mem_latency",
+	[TDSIM_FREQ_MHZ]		= "freq_mhz",
+};
+
+/* Level 2 nodes and their Level 1 parents. */
+static const u8 tdsim_parent[][2] = {
+	{ TDSIM_HEAVY_OPERATIONS, TDSIM_RETIRING },
+	{ TDSIM_BRANCH_MISPREDICTS, TDSIM_BAD_SPECULATION },
+	{ TDSIM_FETCH_LATENCY, TDSIM_FRONTEND_BOUND },
+	{ TDSIM_MEMORY_BOUND, TDSIM_BACKEND_BOUND },
+};
+
+#define FREQ_MIN_MHZ	100
+#define FREQ_MAX_MHZ	10000
+
+/**
+ * tdsim_scale() - @frac (ppm) of @mul
+ * @frac: fraction in parts per million
+ * @mul:  quantity to scale
+ */
+u32 tdsim_scale(u32 frac, u32 mul)
+{
+	return div_u64((u64)frac * mul, TDSIM_PPM);
+}
+
+/**
+ * tdsim_ratio() - @num / @den of @mul, 0 when @den is 0, saturating at U32_MAX
+ * @num: numerator
+ * @den: denominator
+ * @mul: quantity to scale
+ */
+u32 tdsim_ratio(u64 num, u64 den, u32 mul)
+{
+	if (!den)
+		return 0;
+	return min_t(u64, div64_u64(num * mul, den), U32_MAX);
+}
+
+/**
+ * tdsim_profile_default() - the profile every CPU has at load
+ * @m: the emulated model
+ * @p: filled in
+ */
+void tdsim_profile_default(const struct tdsim_model *m, struct tdsim_profile *p)
+{
+	static const u32 pct[TDSIM_NR_KEYS] = {
+		[TDSIM_RETIRING] = 30, [TDSIM_BAD_SPECULATION] = 10,
+		[TDSIM_FRONTEND_BOUND] = 20, [TDSIM_BACKEND_BOUND] = 40,
+		[TDSIM_HEAVY_OPERATIONS] = 5, [TDSIM_BRANCH_MISPREDICTS] = 8,
+		[TDSIM_FETCH_LATENCY] = 12, [TDSIM_MEMORY_BOUND] = 25,
+		[TDSIM_L1_BOUND] = 8, [TDSIM_L2_BOUND] = 4, [TDSIM_L3_BOUND] = 3,
+		[TDSIM_DRAM_BOUND] = 6, [TDSIM_STORE_BOUND] = 2,
+		[TDSIM_MEM_BANDWIDTH] = 2, [TDSIM_MEM_LATENCY] = 3,
+	};
+	int i;
+
+	for (i = 0; i < TDSIM_NR_FRACTIONS; i++)
+		p->v[i] = pct[i] * (TDSIM_PPM / 100);
+	if (m->smt_contention) {
+		p->v[TDSIM_BACKEND_BOUND] -= 5 * (TDSIM_PPM / 100);
+		p->v[TDSIM_SMT_CONTENTION] = 5 * (TDSIM_PPM / 100);
+	}
+	p->v[TDSIM_FREQ_MHZ] = 2000;
+}
+
+/* "12", "12.5", "0.0001" percent -> ppm; at most 4 decimals, at most 100 %. */
+static int tdsim_parse_percent(const char *s, u32 *ppm)
+{
+	u32 whole = 0, frac = 0, scale = 10000;
+	const char *c = s;
+
+	if (!isdigit(*c))
+		return -EINVAL;
+	while (isdigit(*c)) {
+		whole = whole * 10 + (*c++ - '0');
+		if (whole > 100)
+			return -EINVAL;
+	}
+	if (*c == '.') {
+		c++;
+		if (!isdigit(*c))
+			return -EINVAL;
+		while (isdigit(*c)) {
+			if (scale == 1)
+				return -EINVAL;
+			scale /= 10;
+			frac += (*c++ - '0') * scale;
+		}
+	}
+	if (*c)
+		return -EINVAL;
+	*ppm = whole * 10000 + frac;
+	return *ppm > TDSIM_PPM ? -EINVAL : 0;
+}
+
+static int tdsim_key_lookup(const struct tdsim_model *m, const char *key)
+{
+	int i;
+
+	for (i = 0; i < TDSIM_NR_KEYS; i++) {
+		if (strcmp(key, tdsim_key_names[i]))
+			continue;
+		if (i == TDSIM_SMT_CONTENTION && !m->smt_contention)
+			return -EINVAL;
+		return i;
+	}
+	return -EINVAL;
+}
+
+static int tdsim_profile_check(const struct tdsim_model *m,
+			       const struct tdsim_profile *p)
+{
+	u32 l1, mem;
+	int i;
+
+	l1 = p->v[TDSIM_RETIRING] + p->v[TDSIM_BAD_SPECULATION] +
+	     p->v[TDSIM_FRONTEND_BOUND] + p->v[TDSIM_BACKEND_BOUND] +
+	     p->v[TDSIM_SMT_CONTENTION];
+	if (l1 != TDSIM_PPM) {
+		pr_info("profile: level 1 adds up to %u.%04u %%, not 100\n",
+			l1 / 10000, l1 % 10000);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(tdsim_parent); i++) {
+		if (p->v[tdsim_parent[i][0]] > p->v[tdsim_parent[i][1]]) {
+			pr_info("profile: %s is larger than its parent %s\n",
+				tdsim_key_names[tdsim_parent[i][0]],
+				tdsim_key_names[tdsim_parent[i][1]]);
+			return -EINVAL;
+		}
+	}
+	mem = p->v[TDSIM_L1_BOUND] + p->v[TDSIM_L2_BOUND] +
+	      p->v[TDSIM_L3_BOUND] + p->v[TDSIM_DRAM_BOUND] +
+	      p->v[TDSIM_STORE_BOUND];
+	if (mem > TDSIM_PPM) {
+		pr_info("profile: l1..store_bound add up to more than 100 %%\n");
+		return -EINVAL;
+	}
+	if (p->v[TDSIM_MEM_BANDWIDTH] + p->v[TDSIM_MEM_LATENCY] >
+	    p->v[TDSIM_DRAM_BOUND]) {
+		pr_info("profile: mem_bandwidth + mem_latency is larger than their parent dram_bound\n");
+		return -EINVAL;
+	}
+	/*
+	 * Skylake and Ice Lake derive memory_bound from the memory stall
+	 * cycles, so one cannot be zero while the other is not.
+	 */
+	if (m->mem_from_stalls && p->v[TDSIM_BACKEND_BOUND] &&
+	    !p->v[TDSIM_MEMORY_BOUND] != !mem) {
+		pr_info("profile: on %s memory_bound > 0 needs some l1..store_bound > 0, and the other way round\n",
+			m->name);
+		return -EINVAL;
+	}
+	if (p->v[TDSIM_FREQ_MHZ] < FREQ_MIN_MHZ ||
+	    p->v[TDSIM_FREQ_MHZ] > FREQ_MAX_MHZ) {
+		pr_info("profile: freq_mhz must be %u..%u\n",
+			FREQ_MIN_MHZ, FREQ_MAX_MHZ);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * tdsim_profile_parse() - apply "key=value ..." to a copy of a profile
+ * @m:   the emulated model
+ * @buf: NUL-terminated text; it is modified
+ * @p:   in: the current profile; out: the new one, only if 0 is returned
+ *
+ * Return: 0, or -EINVAL with a line in the kernel log saying why.
+ */
+int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
+			struct tdsim_profile *p)
+{
+	struct tdsim_profile next = *p;
+	char *text, *cur, *tok;
+	int ret = 0, key;
+	u32 val;
+
+	text = kstrdup(buf, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	cur = text;
+	while ((tok = strsep(&cur, " \t\n")) != NULL) {
+		char *eq;
+
+		if (!*tok)
+			continue;
+		eq = strchr(tok, '=');
+		if (!eq) {
+			pr_info("profile: '%s' is not key=value\n", tok);
+			ret = -EINVAL;
+			break;
+		}
+		*eq++ = '\0';
+		key = tdsim_key_lookup(m, tok);
+		if (key < 0) {
+			pr_info("profile: unknown key '%s' for model %s\n",
+				tok, m->name);
+			ret = -EINVAL;
+			break;
+		}
+		if (key == TDSIM_FREQ_MHZ)
+			ret = kstrtou32(eq, 10, &val);
+		else
+			ret = tdsim_parse_percent(eq, &val);
+		if (ret) {
+			pr_info("profile: bad value '%s' for %s\n", eq, tok);
+			ret = -EINVAL;
+			break;
+		}
+		next.v[key] = val;
+	}
+	kfree(text);
+	if (!ret)
+		ret = tdsim_profile_check(m, &next);
+	if (!ret)
+		*p = next;
+	return ret;
+}
+
+/**
+ * tdsim_profile_print() - the profile as "key=value" lines
+ * @m:   the emulated model
+ * @p:   the profile
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: the length written.
+ */
+int tdsim_profile_print(const struct tdsim_model *m,
+			const struct tdsim_profile *p, char *buf, size_t len)
+{
+	int i, n = 0;
+
+	for (i = 0; i < TDSIM_NR_KEYS; i++) {
+		u32 v = p->v[i];
+		u32 frac = v % 10000;
+		int digits = 4;
+
+		if (i == TDSIM_SMT_CONTENTION && !m->smt_contention)
+			continue;
+		if (i == TDSIM_FREQ_MHZ) {
+			n += scnprintf(buf + n, len - n, "%s=%u\n",
+				       tdsim_key_names[i], v);
+			continue;
+		}
+		/* shortest exact form: 12, 12.5, 12.25 */
+		while (digits && frac % 10 == 0) {
+			frac /= 10;
+			digits--;
+		}
+		if (digits)
+			n += scnprintf(buf + n, len - n, "%s=%u.%0*u\n",
+				       tdsim_key_names[i], v / 10000, digits, frac);
+		else
+			n += scnprintf(buf + n, len - n, "%s=%u\n",
+				       tdsim_key_names[i], v / 10000);
+	}
+	return n;
+}
