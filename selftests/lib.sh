@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the shell tests: TAP-style "ok N - name" lines that
+# `make check` counts, and small assertions.  Source it, then call t_done.
+
+TD_T=0
+TD_FAILED=0
+TD_PREFIX=${TD_PREFIX:-$(basename "$0" .sh)}
+
+t_ok()   { TD_T=$((TD_T + 1)); echo "ok $TD_T - $TD_PREFIX: $*"; }
+t_fail() { TD_T=$((TD_T + 1)); TD_FAILED=$((TD_FAILED + 1)); echo "not ok $TD_T - $TD_PREFIX: $*"; }
+t_skip() { TD_T=$((TD_T + 1)); echo "ok $TD_T - $TD_PREFIX: $1 # SKIP $2"; }
+t_info() { echo "# $*"; }
+
+# check "name" cmd...: one test, passes when cmd exits 0
+check() {
+	local name=$1
+	shift
+	if "$@"; then t_ok "$name"; else t_fail "$name"; fi
+}
+
+# check_err "name" ERRNO-TEXT cmd...: cmd must fail and say ERRNO-TEXT
+check_err() {
+	local name=$1 want=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		t_fail "$name (succeeded, wanted '$want')"
+	elif [[ $out == *"$want"* ]]; then
+		t_ok "$name"
+	else
+		t_fail "$name (got '$out', wanted '$want')"
+	fi
+}
+
+t_done() {
+	echo "# $TD_PREFIX: $((TD_T - TD_FAILED)) passed, $TD_FAILED failed"
+	[ "$TD_FAILED" -eq 0 ]
+}
+
+# Modules: the VM runner sets TD_KO_DIR.
+tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
+tdsim_unload() { rmmod tdsim 2>/dev/null || true; }
+TDSIM_DBG=/sys/kernel/debug/tdsim
+TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-v2"

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host checks of the kernel code: warning-free W=1 builds and sparse (C=2)
+# against Debian's 6.1 and 6.12 headers, and checkpatch.pl --strict from
+# linux-source-6.12, used in place.
+set -u
+cd "$(dirname "$0")/.."
+source selftests/lib.sh
+TOP=$PWD
+
+for short in 6.1 6.12; do
+	kver=$(selftests/vm/kver "$short") || { t_fail "headers for $short installed"; continue; }
+	kdir=/lib/modules/$kver/build
+	obj=$TOP/build/$kver
+	# rebuild from scratch so every warning shows
+	find "$obj" -name "*.o" -delete 2>/dev/null
+	log=$(make -s modules KVER="$kver" 2>&1)
+	rc=$?
+	warn=$(grep -E "warning:|error:" <<<"$log")
+	if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$obj/tdsim.ko" ]; then
+		t_ok "$kver: modules build with W=1, no warnings"
+	else
+		t_fail "$kver: modules build with W=1, no warnings"
+		echo "$log" | sed 's/^/# /' | tail -40
+	fi
+	# C=2 runs sparse on every source, whether rebuilt or not
+	log=$(make -C "$kdir" M="$obj" W=1 C=2 modules 2>&1)
+	checked=$(grep -c "  CHECK " <<<"$log")
+	warn=$(grep -E "warning:|error:" <<<"$log")
+	if [ "$checked" -gt 0 ] && [ -z "$warn" ]; then
+		t_ok "$kver: sparse clean ($checked files checked)"
+	else
+		t_fail "$kver: sparse clean ($checked files checked)"
+		echo "$warn" | sed 's/^/# /' | head -40
+	fi
+done
+
+mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] uapi/linux/*.h 2>/dev/null)
+mapfile -t srcs < <(printf '%s\n' "${srcs[@]}" | sort -u)
+out=$(perl build/linux-source-6.12/scripts/checkpatch.pl --strict --no-tree --terse \
+	--show-types -f "${srcs[@]}" 2>&1)
+bad=$(grep -E "^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)" <<<"$out")
+if [ -z "$bad" ] && [ "${#srcs[@]}" -gt 0 ]; then
+	t_ok "checkpatch.pl --strict clean on ${#srcs[@]} kernel files"
+else
+	t_fail "checkpatch.pl --strict clean on ${#srcs[@]} kernel files"
+	echo "$bad" | sed 's/^/# /'
+fi
+
+t_done

@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Debian's perf, an independent client, reads tdsim's counts.
+
+Per CPU, with a different profile on each, `perf stat -a -A -I` counts the
+events of Intel TMA's Level 1 (general-purpose-counter formulas, as perf's
+JSON and Intel's TMA spreadsheet define them) for spr and skl; the fractions
+must come back within 0.5 percentage points of the profile.  With fewer
+counters than events, perf must multiplex (running < enabled) and its
+scaled counts must still give the profile within 3 points.
+"""
+import os
+import subprocess
+import sys
+
+KO = os.environ["TD_KO_DIR"]
+DBG = "/sys/kernel/debug/tdsim"
+T = [0, 0]  # tests, failures
+
+
+def tap(ok, name):
+    T[0] += 1
+    if not ok:
+        T[1] += 1
+    print(f"{'ok' if ok else 'not ok'} {T[0]} - perf_l1: {name}", flush=True)
+
+
+def sh(*cmd, check=True):
+    return subprocess.run(cmd, check=check, capture_output=True, text=True)
+
+
+EVENTS = {
+    "spr": {
+        "slots": "event=0x0,umask=0x4",          # TOPDOWN.SLOTS (fixed 3)
+        "ret": "event=0xc2,umask=0x2",           # UOPS_RETIRED.SLOTS
+        "fe": "event=0x9c,umask=0x1",            # IDQ_BUBBLES.CORE
+        "drop": "event=0xad,umask=0x10",         # INT_MISC.UOP_DROPPING
+        "be": "event=0xa4,umask=0x2",            # TOPDOWN.BACKEND_BOUND_SLOTS
+    },
+    "skl": {
+        "clk": "event=0x3c",                     # CPU_CLK_UNHALTED.THREAD (fixed 1)
+        "ret": "event=0xc2,umask=0x2",           # UOPS_RETIRED.RETIRE_SLOTS
+        "issued": "event=0xe,umask=0x1",         # UOPS_ISSUED.ANY
+        "fe": "event=0x9c,umask=0x1",            # IDQ_UOPS_NOT_DELIVERED.CORE
+        "rec": "event=0xd,umask=0x1",            # INT_MISC.RECOVERY_CYCLES
+    },
+}
+
+
+def level1(model, c):
+    """perf's / Intel TMA's Level 1 from summed counts c (SMT off)."""
+    if model == "spr":
+        s = c["slots"]
+        ret = c["ret"] / s
+        fe = (c["fe"] - c["drop"]) / s
+        be = c["be"] / s
+    else:
+        s = 4 * c["clk"]
+        ret = c["ret"] / s
+        fe = c["fe"] / s
+        bs_ = (c["issued"] - c["ret"] + 4 * c["rec"]) / s
+        be = 1 - fe - (c["issued"] + 4 * c["rec"]) / s
+        return {"retiring": ret, "bad_speculation": bs_,
+                "frontend_bound": fe, "backend_bound": be}
+    return {"retiring": ret, "bad_speculation": max(1 - fe - be - ret, 0),
+            "frontend_bound": fe, "backend_bound": be}
+
+
+def perf_stat(model, intervals=5, ms=200):
+    evs = EVENTS[model]
+    args = ["perf", "stat", "-a", "-A", "-x,", "-I", str(ms),
+            "--interval-count", str(intervals)]
+    names = {}
+    for name, enc in evs.items():
+        args += ["-e", f"tdsim/{enc},name={name}/"]
+    r = sh(*args, check=False)
+    # time,CPUn,value,unit,event,run_ns,pct_running,...
+    rows = {}
+    for line in r.stderr.splitlines():
+        f = line.split(",")
+        if len(f) < 7 or not f[1].startswith("CPU"):
+            continue
+        cpu = int(f[1][3:])
+        rows.setdefault(cpu, []).append((float(f[0]), f[4], f[2], f[6]))
+    return r, rows
+
+
+def summed(rows, skip_first=True):
+    """Sum each event's scaled counts over the intervals after the first."""
+    times = sorted({t for t, *_ in rows})
+    keep = set(times[1:] if skip_first else times)
+    c, pct = {}, {}
+    for t, ev, val, p in rows:
+        if t not in keep:
+            continue
+        if not val.replace(".", "").isdigit():
+            return None, None
+        c[ev] = c.get(ev, 0) + float(val)
+        pct.setdefault(ev, []).append(float(p or 0))
+    return c, pct
+
+
+PROFILES = [
+    "retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 "
+    "heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20",
+    "retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 "
+    "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20",
+    # extreme: all retiring, no frontend
+    "retiring=100 bad_speculation=0 frontend_bound=0 backend_bound=0 "
+    "heavy_operations=10 branch_mispredicts=0 fetch_latency=0 memory_bound=0",
+    "retiring=0 bad_speculation=0 frontend_bound=0 backend_bound=100 "
+    "heavy_operations=0 branch_mispredicts=0 fetch_latency=0 memory_bound=60",
+]
+
+
+def truth(text):
+    kv = dict(x.split("=") for x in text.split())
+    return {k: float(kv[k]) / 100 for k in
+            ("retiring", "bad_speculation", "frontend_bound", "backend_bound")}
+
+
+def run_model(model, ncpu):
+    sh("insmod", f"{KO}/tdsim.ko", f"model={model}")
+    try:
+        for rnd in range(2):
+            want = {}
+            for cpu in range(ncpu):
+                prof = PROFILES[(cpu + 2 * rnd) % len(PROFILES)]
+                with open(f"{DBG}/cpu{cpu}/profile", "w") as f:
+                    f.write(prof)
+                want[cpu] = truth(prof)
+            r, rows = perf_stat(model)
+            tap(r.returncode == 0 and len(rows) == ncpu,
+                f"{model}: perf stat -a -A ran on {ncpu} CPUs (rc {r.returncode})")
+            for cpu in range(ncpu):
+                c, pct = summed(rows.get(cpu, []))
+                if not c:
+                    tap(False, f"{model} cpu{cpu}: counts read")
+                    continue
+                full = all(p == 100.0 for ps in pct.values() for p in ps)
+                tap(full, f"{model} cpu{cpu}: every event counted all the time")
+                got = level1(model, c)
+                err = max(abs(got[k] - want[cpu][k]) for k in got) * 100
+                desc = " ".join(f"{k}={got[k]*100:.3f}" for k in got)
+                tap(err <= 0.5, f"{model} cpu{cpu} round {rnd}: L1 within 0.5 pp "
+                    f"of the profile (max error {err:.4f} pp; {desc})")
+    finally:
+        sh("rmmod", "tdsim", check=False)
+
+
+def run_multiplexed(model, ncpu):
+    """2 GP counters for 4 GP events: perf rotates them."""
+    sh("insmod", f"{KO}/tdsim.ko", f"model={model}", "counters=2")
+    try:
+        for cpu in range(ncpu):
+            with open(f"{DBG}/cpu{cpu}/profile", "w") as f:
+                f.write(PROFILES[0])
+        r, rows = perf_stat(model, intervals=10, ms=200)
+        c, pct = summed(rows.get(0, []))
+        if not c:
+            tap(False, f"{model} counters=2: counts read ({r.stderr[-300:]})")
+            return
+        muxed = [ev for ev, ps in pct.items() if 0 < sum(ps) / len(ps) < 100]
+        ratio = {ev: sum(ps) / len(ps) for ev, ps in pct.items()}
+        tap(len(muxed) >= 4,
+            f"{model} counters=2: perf multiplexes (running/enabled %: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in sorted(ratio.items())) + ")")
+        got = level1(model, c)
+        want = truth(PROFILES[0])
+        err = max(abs(got[k] - want[k]) for k in got) * 100
+        tap(err <= 3, f"{model} counters=2: scaled L1 within 3 pp (max error {err:.3f} pp)")
+    finally:
+        sh("rmmod", "tdsim", check=False)
+
+
+def main():
+    sh("rmmod", "tdsim", check=False)
+    ncpu = len([d for d in os.listdir("/sys/devices/system/cpu")
+                if d.startswith("cpu") and d[3:].isdigit()])
+    sib = open("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list").read()
+    tap("," not in sib and "-" not in sib, "guest has no SMT (skl formulas use CLKS)")
+    for model in ("spr", "skl"):
+        run_model(model, ncpu)
+        run_multiplexed(model, ncpu)
+    print(f"# perf_l1: {T[0] - T[1]} passed, {T[1]} failed")
+    return 1 if T[1] else 0
+
+
+sys.exit(main())
