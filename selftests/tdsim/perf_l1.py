@@ -72,7 +72,7 @@ def perf_stat(model, intervals=5, ms=200):
             "--interval-count", str(intervals)]
     names = {}
     for name, enc in evs.items():
-        args += ["-e", f"tdsim/{enc},name={name}/"]
+        args += ["-e", f"tdsim/{enc},name=td_{name}/"]
     r = sh(*args, check=False)
     # time,CPUn,value,unit,event,run_ns,pct_running,...
     rows = {}
@@ -81,7 +81,7 @@ def perf_stat(model, intervals=5, ms=200):
         if len(f) < 7 or not f[1].startswith("CPU"):
             continue
         cpu = int(f[1][3:])
-        rows.setdefault(cpu, []).append((float(f[0]), f[4], f[2], f[6]))
+        rows.setdefault(cpu, []).append((float(f[0]), f[4].removeprefix("td_"), f[2], f[6]))
     return r, rows
 
 

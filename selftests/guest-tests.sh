@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs every in-VM test (inside selftests/vm/run).  Each prints TAP lines;
+# selftests/check counts them, so this always exits 0 unless it cannot start.
+set -u
+cd "$(dirname "$0")/.."
+[ -n "${TD_KO_DIR:-}" ] || { echo "guest-tests: not in the VM (no TD_KO_DIR)" >&2; exit 2; }
+
+echo "# guest: $(uname -r), $(nproc) CPUs"
+for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/perf_l1.py}; do
+	echo "# --- $t"
+	start=$(date +%s.%N)
+	"./$t"
+	echo "# $t took $(echo "$(date +%s.%N) - $start" | awk '{ printf "%.1f", $1 - $3 }') s"
+done
+exit 0
