@@ -40,7 +40,7 @@ deps:
 # Symlink the sources into $(OBJ) and build there (kbuild writes next to the sources).
 modules:
 	@mkdir -p $(OBJ)
-	@cp -rsf $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi $(OBJ)/
+	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
 	$(MAKE) -C $(KDIR) M=$(OBJ) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
