@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every event in tdsim's model tables (kmod/tdsim_{intel,amd,arm}.c) must
+have the raw config that perf's own JSON in linux-source-6.12 gives for that
+event name (tools/perf/pmu-events/arch), and the counters the JSON allows.
+A name ending in ":cN" is the JSON event with cmask N, as perf's metrics
+write cpu@EVENT,cmask=N@.  Runs on the host.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
+ARCH = TOP + "/build/linux-source-6.12/tools/perf/pmu-events/arch"
+# tdsim model table -> perf JSON directories that describe that CPU
+TABLES = {
+    ("tdsim_intel.c", "skl_events"): ["x86/skylake"],
+    ("tdsim_intel.c", "icl_events"): ["x86/icelake"],
+    ("tdsim_intel.c", "spr_events"): ["x86/sapphirerapids"],
+    ("tdsim_amd.c", "zen4_events"): ["x86/amdzen4"],
+    ("tdsim_amd.c", "zen5_events"): ["x86/amdzen5"],
+    ("tdsim_arm.c", "neoverse_events"): ["arm64/arm/neoverse-n2-v2",
+                                         "arm64/common-and-microarch.json"],
+}
+FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
+         "Fixed counter 3": 3}
+T = [0, 0]
+
+
+def tap(ok, name):
+    T[0] += 1
+    T[1] += not ok
+    print(f"{'ok' if ok else 'not ok'} {T[0]} - encodings: {name}")
+
+
+def load_json(paths):
+    ev = {}
+    for p in paths:
+        files = [ARCH + "/" + p] if p.endswith(".json") else glob.glob(f"{ARCH}/{p}/*.json")
+        for f in files:
+            for e in json.load(open(f)):
+                if "EventName" in e and "MetricExpr" not in e:
+                    ev.setdefault(e["EventName"].upper(), e)
+    # Arm core JSON often names ArchStdEvent only: resolve from the common file
+    common = {e["EventName"]: e for e in json.load(open(ARCH + "/arm64/common-and-microarch.json"))}
+    for name, e in list(ev.items()):
+        if "ArchStdEvent" in e and "EventCode" not in e and e["ArchStdEvent"] in common:
+            ev[name] = {**common[e["ArchStdEvent"]], **e}
+    return ev
+
+
+def num(e, key):
+    v = e.get(key)
+    return int(v, 0) if isinstance(v, str) else int(v or 0)
+
+
+def x86_config(e, amd):
+    """perf's encoding; fixed-counter pseudo events as jevents.py maps them."""
+    code = num(e, "EventCode")
+    um = num(e, "UMask")
+    if not code and e.get("Counter", "").startswith("Fixed"):
+        code = 0  # TOPDOWN.SLOTS: event=0x00,umask=0x4; others below
+        name = e["EventName"].upper()
+        if name == "INST_RETIRED.ANY":
+            return 0xC0
+        if name.startswith("CPU_CLK_UNHALTED.THREAD"):
+            return 0x3C | (num(e, "AnyThread") << 21)
+        if name == "CPU_CLK_UNHALTED.REF_TSC":
+            return 0x0300
+    cfg = (code & 0xFF) | (um << 8) | (num(e, "EdgeDetect") << 18) \
+        | (num(e, "AnyThread") << 21) | (num(e, "Invert") << 23) \
+        | (num(e, "CounterMask") << 24)
+    if amd:
+        cfg |= ((code >> 8) & 0xF) << 32
+    return cfg
+
+
+def parse_table(fname, table):
+    src = open(f"{TOP}/kmod/{fname}").read()
+    body = re.search(table + r"\[\w+\] = \{(.*?)\n\};", src, re.S).group(1)
+    rows = re.findall(r"\{\s*(0x[0-9a-f]+),\s*\"([^\"]+)\",\s*(\w+),\s*(-?\w+)\s*\}", body)
+    masks = dict(re.findall(r"#define (\w+)\s+(0x[0-9a-f]+)", src))
+    return [(int(c, 16), n, int(masks.get(m, m), 0), f) for c, n, m, f in rows]
+
+
+def main():
+    if not os.path.isdir(ARCH):
+        print("encodings: run `make lsrc` first", file=sys.stderr)
+        return 2
+    for (fname, table), paths in TABLES.items():
+        ev = load_json(paths)
+        rows = parse_table(fname, table)
+        tap(len(rows) >= 10, f"{table}: {len(rows)} events parsed from {fname}")
+        amd = "amd" in fname
+        for cfg, name, gp_mask, fixed in rows:
+            base, _, cm = name.partition(":c")
+            e = ev.get(base.upper())
+            if not e:
+                tap(False, f"{table}: {name} exists in perf's JSON")
+                continue
+            if "arm" in fname:
+                want = num(e, "EventCode")
+            else:
+                want = x86_config(e, amd)
+                if cm:
+                    want = (want & ~(0xFF << 24)) | (int(cm) << 24)
+            ok = cfg == want
+            counters = e.get("Counter", "")
+            if counters in FIXED:
+                ok &= int(fixed) == FIXED[counters]
+            elif counters and not amd:
+                allowed = sum(1 << int(c) for c in counters.split(","))
+                ok &= gp_mask == allowed or (gp_mask & ~allowed) == 0 and \
+                    gp_mask == allowed & 0xFF
+            tap(ok, f"{table}: {name} = {cfg:#x} (perf: {want:#x}, counters "
+                f"{counters or 'any'})")
+    print(f"# encodings: {T[0] - T[1]} passed, {T[1]} failed")
+    return 1 if T[1] else 0
+
+
+sys.exit(main())
