@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel types and helpers the shared topdown math needs, so that
+ * td_math.c also builds in userspace.
+ */
+#ifndef _TD_TYPES_H
+#define _TD_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdbool.h>
+typedef unsigned int u32;
+typedef unsigned long long u64;
+static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
+{
+	return (u64)((__uint128_t)a * mul / div);
+}
+#endif
+
+#endif /* _TD_TYPES_H */

@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host unit tests: builds each selftests/unit/*_test.c against the shared
+# kernel sources it tests (in userspace) and the kselftest harness from
+# linux-source-6.12, then runs it.  A build failure is a failed test.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/unit
+mkdir -p "$out"
+harness=build/linux-source-6.12/tools/testing/selftests
+n=0
+for t in selftests/unit/*_test.c; do
+	name=$(basename "$t" .c)
+	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
+	srcs=(kmod/"${name%_test}".c)
+	n=$((n + 1))
+	if ! gcc -Wall -Werror -O2 -I"$harness" -Ikmod -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
+		echo "not ok $n - unit: $name builds"
+		sed 's/^/# /' "$out/$name.log"
+		continue
+	fi
+	"$out/$name"
+done
+exit 0
