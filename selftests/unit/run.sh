@@ -12,7 +12,10 @@ n=0
 for t in selftests/unit/*_test.c; do
 	name=$(basename "$t" .c)
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
-	srcs=(kmod/"${name%_test}".c)
+	case $name in
+	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_math.c) ;;
+	*) srcs=(kmod/"${name%_test}".c) ;;
+	esac
 	n=$((n + 1))
 	if ! gcc -Wall -Werror -O2 -I"$harness" -Ikmod -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"

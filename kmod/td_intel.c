@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown models of Intel cores, with Intel TMA's general-purpose-counter
+ * formulas (a kernel counter cannot be grouped, so PERF_METRICS is out) as
+ * perf's JSON (tools/perf/pmu-events/arch/x86) and pmu-tools define them.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#else
+#include <errno.h>
+#endif
+#include "td_model.h"
+
+/* x * frac(ppm) */
+static u32 td_of(u32 frac, u32 x)
+{
+	return (u32)((u64)frac * x / TD_PPM);
+}
+
+/* ---- Sapphire Rapids and later: width 6 ---- */
+
+enum {
+	SPR_SLOTS, SPR_RETIRE_SLOTS, SPR_IDQ_BUBBLES, SPR_UOP_DROPPING,
+	SPR_BE_SLOTS,
+	SPR_HEAVY, SPR_BR_MISP_SLOTS, SPR_IDQ_CYC0, SPR_MEM_SLOTS,
+	SPR_NR
+};
+
+static const struct td_event spr_events[SPR_NR] = {
+	[SPR_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1 },
+	[SPR_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1 },
+	[SPR_IDQ_BUBBLES]	= { "IDQ_BUBBLES.CORE", 0x019c, 1 },
+	[SPR_UOP_DROPPING]	= { "INT_MISC.UOP_DROPPING", 0x10ad, 1 },
+	[SPR_BE_SLOTS]		= { "TOPDOWN.BACKEND_BOUND_SLOTS", 0x02a4, 1 },
+	[SPR_HEAVY]		= { "UOPS_RETIRED.HEAVY", 0x01c2, 2 },
+	[SPR_BR_MISP_SLOTS]	= { "TOPDOWN.BR_MISPREDICT_SLOTS", 0x08a4, 2 },
+	[SPR_IDQ_CYC0]		= { "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 0x0600019c, 2 },
+	[SPR_MEM_SLOTS]		= { "TOPDOWN.MEMORY_BOUND_SLOTS", 0x10a4, 2 },
+};
+
+static int spr_compute(const struct td_model *m, const u64 *c, bool smt,
+		       struct td_result *r)
+{
+	u64 slots = c[SPR_SLOTS];
+	u32 used;
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = true };
+	r->l1[TD_RETIRING] = td_frac(c[SPR_RETIRE_SLOTS], slots);
+	r->l1[TD_FRONTEND_BOUND] = td_frac_diff(c[SPR_IDQ_BUBBLES],
+						c[SPR_UOP_DROPPING], slots);
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[SPR_BE_SLOTS], slots);
+	/* bad speculation = max(1 - (frontend + backend + retiring), 0) */
+	used = r->l1[TD_RETIRING] + r->l1[TD_FRONTEND_BOUND] +
+	       r->l1[TD_BACKEND_BOUND];
+	r->l1[TD_BAD_SPECULATION] = used < TD_PPM ? TD_PPM - used : 0;
+
+	r->l2[TD_HEAVY_OPERATIONS] = td_frac(c[SPR_HEAVY], slots);
+	r->l2[TD_BRANCH_MISPREDICTS] = td_frac(c[SPR_BR_MISP_SLOTS], slots);
+	/* fetch latency = (6 * CYC0 - UOP_DROPPING) / slots */
+	r->l2[TD_FETCH_LATENCY] = td_frac_diff(m->width * c[SPR_IDQ_CYC0],
+					       c[SPR_UOP_DROPPING], slots);
+	r->l2[TD_MEMORY_BOUND] = td_frac(c[SPR_MEM_SLOTS], slots);
+	td_finish(r);
+	return 0;
+}
+
+const struct td_model td_model_spr = {
+	.name = "spr",
+	.vendor = TD_INTEL,
+	.width = 6,
+	.events = spr_events,
+	.nr_events = SPR_NR,
+	.compute = spr_compute,
+};
+
+/*
+ * Memory Bound on Skylake and Ice Lake (perf's tma_memory_bound):
+ * (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL + 1_PORTS_UTIL +
+ * retiring * 2_PORTS_UTIL + BOUND_ON_STORES) * backend_bound
+ */
+static u32 td_memory_bound(u64 mem_any, u64 stores, u64 total, u64 ports1,
+			   u64 ports2, u32 retiring, u32 backend)
+{
+	u64 den = total + ports1 + ports2 * retiring / TD_PPM + stores;
+	u64 num = mem_any + stores;
+
+	if (num >= den)		/* also den == 0: all of backend, or none */
+		return num ? backend : 0;
+	return (u32)mul_u64_u64_div_u64(num, backend, den);
+}
+
+/* Branch Mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS) * bad_speculation */
+static u32 td_mispredicts(u64 misp, u64 clears, u32 bad_spec)
+{
+	return misp + clears ?
+	       (u32)mul_u64_u64_div_u64(misp, bad_spec, misp + clears) : 0;
+}
+
+/* ---- Ice Lake / Ice Lake-X / Tiger Lake: width 5 ---- */
+
+enum {
+	ICL_SLOTS, ICL_RETIRE_SLOTS, ICL_IDQ_NOT_DELIV, ICL_UOP_DROPPING,
+	ICL_BE_SLOTS, ICL_CLEARS_COUNT,
+	ICL_IDQ_CYC0, ICL_BR_MISP, ICL_MACHINE_CLEARS, ICL_STALLS_MEM_ANY,
+	ICL_BOUND_ON_STORES, ICL_STALLS_TOTAL, ICL_PORTS_1, ICL_PORTS_2,
+	ICL_UOPS_ISSUED, ICL_MS_UOPS, ICL_DEC0, ICL_DEC0_C1, ICL_MITE_UOPS,
+	ICL_NR
+};
+
+static const struct td_event icl_events[ICL_NR] = {
+	[ICL_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1 },
+	[ICL_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1 },
+	[ICL_IDQ_NOT_DELIV]	= { "IDQ_UOPS_NOT_DELIVERED.CORE", 0x019c, 1 },
+	[ICL_UOP_DROPPING]	= { "INT_MISC.UOP_DROPPING", 0x100d, 1 },
+	[ICL_BE_SLOTS]		= { "TOPDOWN.BACKEND_BOUND_SLOTS", 0x02a4, 1 },
+	[ICL_CLEARS_COUNT]	= { "INT_MISC.CLEARS_COUNT", 0x0104010d, 1 },
+	[ICL_IDQ_CYC0]		= { "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+				    0x0500019c, 2 },
+	[ICL_BR_MISP]		= { "BR_MISP_RETIRED.ALL_BRANCHES", 0x00c5, 2 },
+	[ICL_MACHINE_CLEARS]	= { "MACHINE_CLEARS.COUNT", 0x010401c3, 2 },
+	[ICL_STALLS_MEM_ANY]	= { "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0x140014a3, 2 },
+	[ICL_BOUND_ON_STORES]	= { "EXE_ACTIVITY.BOUND_ON_STORES", 0x020040a6, 2 },
+	[ICL_STALLS_TOTAL]	= { "CYCLE_ACTIVITY.STALLS_TOTAL", 0x040004a3, 2 },
+	[ICL_PORTS_1]		= { "EXE_ACTIVITY.1_PORTS_UTIL", 0x02a6, 2 },
+	[ICL_PORTS_2]		= { "EXE_ACTIVITY.2_PORTS_UTIL", 0x04a6, 2 },
+	[ICL_UOPS_ISSUED]	= { "UOPS_ISSUED.ANY", 0x010e, 2 },
+	[ICL_MS_UOPS]		= { "IDQ.MS_UOPS", 0x3079, 2 },
+	[ICL_DEC0]		= { "UOPS_DECODED.DEC0", 0x0156, 2 },
+	[ICL_DEC0_C1]		= { "UOPS_DECODED.DEC0:c1", 0x01000156, 2 },
+	[ICL_MITE_UOPS]		= { "IDQ.MITE_UOPS", 0x0479, 2 },
+};
+
+static int icl_compute(const struct td_model *m, const u64 *c, bool smt,
+		       struct td_result *r)
+{
+	u64 slots = c[ICL_SLOTS];
+	u32 used, ret, ms, few;
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = true };
+	ret = td_frac(c[ICL_RETIRE_SLOTS], slots);
+	r->l1[TD_RETIRING] = ret;
+	r->l1[TD_FRONTEND_BOUND] = td_frac_diff(c[ICL_IDQ_NOT_DELIV],
+						c[ICL_UOP_DROPPING], slots);
+	/* backend = (BACKEND_BOUND_SLOTS + 5 * CLEARS_COUNT) / slots */
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[ICL_BE_SLOTS] +
+					  m->width * c[ICL_CLEARS_COUNT], slots);
+	used = ret + r->l1[TD_FRONTEND_BOUND] + r->l1[TD_BACKEND_BOUND];
+	r->l1[TD_BAD_SPECULATION] = used < TD_PPM ? TD_PPM - used : 0;
+
+	r->l2[TD_FETCH_LATENCY] = td_frac_diff(m->width * c[ICL_IDQ_CYC0],
+					       c[ICL_UOP_DROPPING], slots);
+	r->l2[TD_BRANCH_MISPREDICTS] =
+		td_mispredicts(c[ICL_BR_MISP], c[ICL_MACHINE_CLEARS],
+			       r->l1[TD_BAD_SPECULATION]);
+	r->l2[TD_MEMORY_BOUND] =
+		td_memory_bound(c[ICL_STALLS_MEM_ANY], c[ICL_BOUND_ON_STORES],
+				c[ICL_STALLS_TOTAL], c[ICL_PORTS_1],
+				c[ICL_PORTS_2], ret, r->l1[TD_BACKEND_BOUND]);
+	/*
+	 * heavy = MS_UOPS * UOPS_RETIRED.SLOTS / UOPS_ISSUED.ANY / slots
+	 *	 + retiring * (DEC0 - DEC0:c1) / MITE_UOPS
+	 */
+	ms = c[ICL_UOPS_ISSUED] ?
+	     td_frac(mul_u64_u64_div_u64(c[ICL_MS_UOPS], c[ICL_RETIRE_SLOTS],
+					 c[ICL_UOPS_ISSUED]), slots) : 0;
+	few = td_of(td_frac_diff(c[ICL_DEC0], c[ICL_DEC0_C1],
+				 c[ICL_MITE_UOPS]), ret);
+	r->l2[TD_HEAVY_OPERATIONS] = ms + few;
+	td_finish(r);
+	return 0;
+}
+
+const struct td_model td_model_icl = {
+	.name = "icl",
+	.vendor = TD_INTEL,
+	.width = 5,
+	.events = icl_events,
+	.nr_events = ICL_NR,
+	.compute = icl_compute,
+};
+
+/* ---- Skylake / Skylake-X / Cascade Lake: width 4 ---- */
+
+enum {
+	SKL_CLK, SKL_CLK_ANY, SKL_RETIRE_SLOTS, SKL_UOPS_ISSUED,
+	SKL_IDQ_NOT_DELIV, SKL_RECOVERY, SKL_RECOVERY_ANY,
+	SKL_INST, SKL_MACRO_FUSED, SKL_IDQ_CYC0, SKL_BR_MISP,
+	SKL_MACHINE_CLEARS, SKL_STALLS_MEM_ANY, SKL_BOUND_ON_STORES,
+	SKL_STALLS_TOTAL, SKL_PORTS_1, SKL_PORTS_2,
+	SKL_NR
+};
+
+static const struct td_event skl_events[SKL_NR] = {
+	[SKL_CLK]		= { "CPU_CLK_UNHALTED.THREAD", 0x003c, 1 },
+	[SKL_CLK_ANY]		= { "CPU_CLK_UNHALTED.THREAD_ANY", 0x0020003c, 1 },
+	[SKL_RETIRE_SLOTS]	= { "UOPS_RETIRED.RETIRE_SLOTS", 0x02c2, 1 },
+	[SKL_UOPS_ISSUED]	= { "UOPS_ISSUED.ANY", 0x010e, 1 },
+	[SKL_IDQ_NOT_DELIV]	= { "IDQ_UOPS_NOT_DELIVERED.CORE", 0x019c, 1 },
+	[SKL_RECOVERY]		= { "INT_MISC.RECOVERY_CYCLES", 0x010d, 1 },
+	[SKL_RECOVERY_ANY]	= { "INT_MISC.RECOVERY_CYCLES_ANY", 0x0020010d, 1 },
+	[SKL_INST]		= { "INST_RETIRED.ANY", 0x00c0, 2 },
+	[SKL_MACRO_FUSED]	= { "UOPS_RETIRED.MACRO_FUSED", 0x04c2, 2 },
+	[SKL_IDQ_CYC0]		= { "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+				    0x0400019c, 2 },
+	[SKL_BR_MISP]		= { "BR_MISP_RETIRED.ALL_BRANCHES", 0x00c5, 2 },
+	[SKL_MACHINE_CLEARS]	= { "MACHINE_CLEARS.COUNT", 0x010401c3, 2 },
+	[SKL_STALLS_MEM_ANY]	= { "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0x140014a3, 2 },
+	[SKL_BOUND_ON_STORES]	= { "EXE_ACTIVITY.BOUND_ON_STORES", 0x40a6, 2 },
+	[SKL_STALLS_TOTAL]	= { "CYCLE_ACTIVITY.STALLS_TOTAL", 0x040004a3, 2 },
+	[SKL_PORTS_1]		= { "EXE_ACTIVITY.1_PORTS_UTIL", 0x02a6, 2 },
+	[SKL_PORTS_2]		= { "EXE_ACTIVITY.2_PORTS_UTIL", 0x04a6, 2 },
+};
+
+/*
+ * perf's skl-metrics.json, core wide: slots = 4 * CORE_CLKS, CORE_CLKS =
+ * THREAD_ANY / 2 with SMT on, else THREAD; recovery cycles likewise.
+ */
+static int skl_compute(const struct td_model *m, const u64 *c, bool smt,
+		       struct td_result *r)
+{
+	u64 slots = smt ? m->width * c[SKL_CLK_ANY] / 2 : m->width * c[SKL_CLK];
+	u64 rec = smt ? c[SKL_RECOVERY_ANY] / 2 : c[SKL_RECOVERY];
+	u64 issued = c[SKL_UOPS_ISSUED];
+	u32 ret, used;
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = true };
+	ret = td_frac(c[SKL_RETIRE_SLOTS], slots);
+	r->l1[TD_RETIRING] = ret;
+	r->l1[TD_FRONTEND_BOUND] = td_frac(c[SKL_IDQ_NOT_DELIV], slots);
+	/* bad spec = (ISSUED - RETIRE_SLOTS + 4 * recovery) / slots */
+	r->l1[TD_BAD_SPECULATION] = td_frac_diff(issued + m->width * rec,
+						 c[SKL_RETIRE_SLOTS], slots);
+	/* backend = 1 - frontend - (ISSUED + 4 * recovery) / slots */
+	used = r->l1[TD_FRONTEND_BOUND] + td_frac(issued + m->width * rec, slots);
+	r->l1[TD_BACKEND_BOUND] = used < TD_PPM ? TD_PPM - used : 0;
+
+	/* heavy = (RETIRE_SLOTS + MACRO_FUSED - INST_RETIRED.ANY) / slots */
+	r->l2[TD_HEAVY_OPERATIONS] = td_frac_diff(c[SKL_RETIRE_SLOTS] +
+						  c[SKL_MACRO_FUSED],
+						  c[SKL_INST], slots);
+	r->l2[TD_FETCH_LATENCY] = td_frac(m->width * c[SKL_IDQ_CYC0], slots);
+	/* children of the fitted Level 1: computed after td_fit in td_finish */
+	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	r->l2[TD_BRANCH_MISPREDICTS] =
+		td_mispredicts(c[SKL_BR_MISP], c[SKL_MACHINE_CLEARS],
+			       r->l1[TD_BAD_SPECULATION]);
+	r->l2[TD_MEMORY_BOUND] =
+		td_memory_bound(c[SKL_STALLS_MEM_ANY], c[SKL_BOUND_ON_STORES],
+				c[SKL_STALLS_TOTAL], c[SKL_PORTS_1],
+				c[SKL_PORTS_2], ret, r->l1[TD_BACKEND_BOUND]);
+	td_finish(r);
+	return 0;
+}
+
+const struct td_model td_model_skl = {
+	.name = "skl",
+	.vendor = TD_INTEL,
+	.width = 4,
+	.events = skl_events,
+	.nr_events = SKL_NR,
+	.compute = skl_compute,
+};

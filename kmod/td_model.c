@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* topdown: what every model shares. */
+#include "td_model.h"
+
+/**
+ * td_model_nr_events() - how many of a model's events a level needs
+ * @m:     the model
+ * @level: 1, 2 or 3
+ */
+unsigned int td_model_nr_events(const struct td_model *m, unsigned int level)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_events; i++)
+		if (m->events[i].level > level)
+			break;
+	return i;
+}
+
+/* Level 2 children and their Level 1 parents. */
+static const unsigned int td_l2_parent[][3] = {
+	/* measured child, its sibling, parent */
+	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },
+	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
+	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
+	{ TD_MEMORY_BOUND, TD_CORE_BOUND, TD_BACKEND_BOUND },
+};
+
+/**
+ * td_finish() - make a model's raw fractions publishable
+ * @r: in: l1[] as the formulas gave them (each within 0..TD_PPM) and, for
+ *     Level 2, the measured child of each pair; out: Level 1 adding up to
+ *     exactly TD_PPM, each Level 2 pair adding up to its parent
+ *
+ * Multiplexed counters sample different windows, so the raw Level 1 can add
+ * up to a little more or less than the whole; it is scaled to fit.
+ */
+void td_finish(struct td_result *r)
+{
+	unsigned int i;
+
+	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	if (!r->has_l2)
+		return;
+	for (i = 0; i < 4; i++) {
+		const unsigned int *p = td_l2_parent[i];
+
+		td_split(r->l1[p[2]], r->l2[p[0]], &r->l2[p[0]], &r->l2[p[1]]);
+	}
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * topdown CPU models: the raw events each needs, per level, and the
+ * formulas that turn one interval's scaled counts into Level 1 and Level 2
+ * fractions (ppm).  Built in the kernel and in userspace (unit tests).
+ */
+#ifndef _TD_MODEL_H
+#define _TD_MODEL_H
+
+#include "td_math.h"
+
+enum td_vendor {
+	TD_INTEL,
+	TD_AMD,
+	TD_ARM,
+};
+
+/* Level 1 nodes; smt_contention exists on AMD Zen only */
+enum td_l1 {
+	TD_RETIRING,
+	TD_BAD_SPECULATION,
+	TD_FRONTEND_BOUND,
+	TD_BACKEND_BOUND,
+	TD_SMT_CONTENTION,
+	TD_NR_L1,
+};
+
+/* Level 2 nodes, in pairs that add up to their Level 1 parent */
+enum td_l2 {
+	TD_LIGHT_OPERATIONS,
+	TD_HEAVY_OPERATIONS,
+	TD_BRANCH_MISPREDICTS,
+	TD_MACHINE_CLEARS,
+	TD_FETCH_LATENCY,
+	TD_FETCH_BANDWIDTH,
+	TD_MEMORY_BOUND,
+	TD_CORE_BOUND,
+	TD_NR_L2,
+};
+
+/**
+ * struct td_event - one raw event a model opens
+ * @name:   its name in perf's JSON (":cN" = with cmask N)
+ * @config: the raw perf config
+ * @level:  the lowest level that needs it (1, 2 or 3)
+ */
+struct td_event {
+	const char *name;
+	u64 config;
+	unsigned int level;
+};
+
+/**
+ * struct td_result - one interval's fractions
+ * @l1:     Level 1 in ppm, adding up to exactly TD_PPM
+ * @l2:     Level 2 in ppm, each pair adding up to its parent
+ * @has_l2: the model has a Level 2
+ */
+struct td_result {
+	u32 l1[TD_NR_L1];
+	u32 l2[TD_NR_L2];
+	bool has_l2;
+};
+
+/**
+ * struct td_model - a CPU model
+ * @name:      as given to model=
+ * @vendor:    CPU vendor
+ * @width:     pipeline slots per cycle
+ * @events:    the events, ordered by level
+ * @nr_events: how many
+ * @compute:   the formulas: @c holds one scaled delta per event, @smt is
+ *             true when the core's other thread is online; returns 0, or
+ *             -ENODATA when no slots were counted (idle: nothing to divide)
+ */
+struct td_model {
+	const char *name;
+	enum td_vendor vendor;
+	unsigned int width;
+	const struct td_event *events;
+	unsigned int nr_events;
+	int (*compute)(const struct td_model *m, const u64 *c, bool smt,
+		       struct td_result *r);
+};
+
+extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
+
+unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
+void td_finish(struct td_result *r);
+
+#endif /* _TD_MODEL_H */

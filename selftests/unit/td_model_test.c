@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the Intel model formulas (kmod/td_intel.c) with
+ * hand-computed counts: each case's expected fractions are worked out in
+ * the comment beside it from perf's / Intel TMA's definitions.
+ */
+#include "kselftest_harness.h"
+#include "td_model.h"
+
+static u32 l1_sum(const struct td_result *r)
+{
+	u32 s = 0;
+	int i;
+
+	for (i = 0; i < TD_NR_L1; i++)
+		s += r->l1[i];
+	return s;
+}
+
+static void pairs_add_up(struct __test_metadata *_metadata,
+			 const struct td_result *r)
+{
+	EXPECT_EQ(r->l1[TD_RETIRING],
+		  r->l2[TD_LIGHT_OPERATIONS] + r->l2[TD_HEAVY_OPERATIONS]);
+	EXPECT_EQ(r->l1[TD_BAD_SPECULATION],
+		  r->l2[TD_BRANCH_MISPREDICTS] + r->l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(r->l1[TD_FRONTEND_BOUND],
+		  r->l2[TD_FETCH_LATENCY] + r->l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(r->l1[TD_BACKEND_BOUND],
+		  r->l2[TD_MEMORY_BOUND] + r->l2[TD_CORE_BOUND]);
+}
+
+TEST(spr_hand_computed)
+{
+	/*
+	 * slots 600: retiring 300/600 = 50 %; frontend (130 - 10)/600 = 20 %;
+	 * backend 120/600 = 20 %; bad spec = 1 - 90 % = 10 %.
+	 * heavy 60/600 = 10 %; br mispredict 30/600 = 5 %;
+	 * fetch latency (6 * 15 - 10)/600 = 13.3333 %; memory 90/600 = 15 %.
+	 */
+	const u64 c[] = { 600, 300, 130, 10, 120, 60, 30, 15, 90 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_spr.compute(&td_model_spr, c, false, &r));
+	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(200000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(0, r.l1[TD_SMT_CONTENTION]);
+	EXPECT_EQ(100000, r.l2[TD_HEAVY_OPERATIONS]);
+	EXPECT_EQ(400000, r.l2[TD_LIGHT_OPERATIONS]);
+	EXPECT_EQ(50000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(50000, r.l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(133333, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(66667, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(150000, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(50000, r.l2[TD_CORE_BOUND]);
+	pairs_add_up(_metadata, &r);
+}
+
+TEST(spr_oversum_is_scaled_to_100)
+{
+	/* multiplexing noise: 500 + 400 + 300 of 1000 slots is 120 % */
+	const u64 c[] = { 1000, 500, 400, 0, 300, 0, 0, 0, 0 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_spr.compute(&td_model_spr, c, false, &r));
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_EQ(0, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(416667, r.l1[TD_RETIRING]);	/* 500/1200 */
+	EXPECT_EQ(333333, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(250000, r.l1[TD_BACKEND_BOUND]);
+	pairs_add_up(_metadata, &r);
+}
+
+TEST(spr_negative_and_extreme)
+{
+	/* UOP_DROPPING above IDQ_BUBBLES: frontend is 0, never negative */
+	const u64 neg[] = { 600, 600, 10, 50, 0, 700, 0, 0, 0 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_spr.compute(&td_model_spr, neg, false, &r));
+	EXPECT_EQ(0, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(TD_PPM, r.l1[TD_RETIRING]);		/* 100 % retiring */
+	EXPECT_EQ(TD_PPM, r.l2[TD_HEAVY_OPERATIONS]);	/* clamped to parent */
+	EXPECT_EQ(0, r.l2[TD_LIGHT_OPERATIONS]);
+	pairs_add_up(_metadata, &r);
+}
+
+TEST(idle_is_no_data)
+{
+	const u64 zero[32] = { 0 };
+	struct td_result r;
+
+	EXPECT_EQ(-ENODATA, td_model_spr.compute(&td_model_spr, zero, false, &r));
+	EXPECT_EQ(-ENODATA, td_model_icl.compute(&td_model_icl, zero, false, &r));
+	EXPECT_EQ(-ENODATA, td_model_skl.compute(&td_model_skl, zero, false, &r));
+	EXPECT_EQ(-ENODATA, td_model_skl.compute(&td_model_skl, zero, true, &r));
+}
+
+TEST(icl_hand_computed)
+{
+	/*
+	 * slots 1000: retiring 400 = 40 %; frontend (220 - 20) = 20 %;
+	 * backend (250 + 5 * 10) = 30 %; bad spec 10 %.
+	 * fetch latency (5 * 30 - 20) = 13 %;
+	 * br mispredicts 30 / (30 + 10) * 10 % = 7.5 %;
+	 * memory (100 + 20) / (200 + 40 + 0.4 * 50 + 20) * 30 %
+	 *	= 120/280 * 30 % = 12.8571 %;
+	 * heavy = 50 * 400 / 500 / 1000 + 40 % * (60 - 20) / 200 = 4 % + 8 %.
+	 */
+	const u64 c[] = { 1000, 400, 220, 20, 250, 10,
+			  30, 30, 10, 100, 20, 200, 40, 50,
+			  500, 50, 60, 20, 200 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_icl.compute(&td_model_icl, c, false, &r));
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(130000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(75000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(128571, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(120000, r.l2[TD_HEAVY_OPERATIONS]);
+	pairs_add_up(_metadata, &r);
+}
+
+TEST(skl_hand_computed_smt_off_and_on)
+{
+	/*
+	 * SMT off: slots = 4 * 250 = 1000.  retiring 300 = 30 %;
+	 * frontend 200 = 20 %; bad spec (350 - 300 + 4 * 25) = 15 %;
+	 * backend 1 - 20 % - (350 + 100)/1000 = 35 %.
+	 * heavy (300 + 30 - 280) = 5 %; fetch latency 4 * 30 = 12 %;
+	 * br mispredicts 8/(8 + 2) * 15 % = 12 %;
+	 * memory (100 + 20)/(300 + 60 + 0.3 * 100 + 20) * 35 %
+	 *	= 120/410 * 35 % = 10.2439 %.
+	 * SMT on: THREAD_ANY 500 / 2 and RECOVERY_ANY 50 / 2: the same.
+	 */
+	u64 c[] = { 250, 500, 300, 350, 200, 25, 50,
+		    280, 30, 30, 8, 2, 100, 20, 300, 60, 100 };
+	struct td_result off, on;
+
+	ASSERT_EQ(0, td_model_skl.compute(&td_model_skl, c, false, &off));
+	EXPECT_EQ(300000, off.l1[TD_RETIRING]);
+	EXPECT_EQ(200000, off.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(150000, off.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(350000, off.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(50000, off.l2[TD_HEAVY_OPERATIONS]);
+	EXPECT_EQ(120000, off.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(120000, off.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(102439, off.l2[TD_MEMORY_BOUND]);
+	pairs_add_up(_metadata, &off);
+
+	c[0] = 999;	/* THREAD is not used with SMT on */
+	ASSERT_EQ(0, td_model_skl.compute(&td_model_skl, c, true, &on));
+	EXPECT_EQ(0, memcmp(&off, &on, sizeof(on)));
+}
+
+TEST(level_event_counts)
+{
+	EXPECT_EQ(5, td_model_nr_events(&td_model_spr, 1));
+	EXPECT_EQ(9, td_model_nr_events(&td_model_spr, 2));
+	EXPECT_EQ(6, td_model_nr_events(&td_model_icl, 1));
+	EXPECT_EQ(7, td_model_nr_events(&td_model_skl, 1));
+}
+
+TEST_HARNESS_MAIN
