@@ -84,6 +84,8 @@ struct td_model {
 };
 
 extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
+extern const struct td_model td_model_zen4, td_model_zen5;
+extern const struct td_model td_model_neoverse_n2, td_model_neoverse_v2;
 
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 void td_finish(struct td_result *r);

@@ -27,6 +27,10 @@ TABLES = {
     ("td_intel.c", "skl_events"): ["x86/skylake"],
     ("td_intel.c", "icl_events"): ["x86/icelake"],
     ("td_intel.c", "spr_events"): ["x86/sapphirerapids"],
+    ("td_amd.c", "zen4_events"): ["x86/amdzen4"],
+    ("td_amd.c", "zen5_events"): ["x86/amdzen5"],
+    ("td_arm.c", "neoverse_events"): ["arm64/arm/neoverse-n2-v2",
+                                      "arm64/common-and-microarch.json"],
 }
 FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
          "Fixed counter 3": 3}
@@ -99,7 +103,7 @@ def main():
     for (fname, table), paths in TABLES.items():
         ev = load_json(paths)
         rows = parse_table(fname, table)
-        tap(len(rows) >= 9, f"{fname} {table}: {len(rows)} events parsed")
+        tap(len(rows) >= 5, f"{fname} {table}: {len(rows)} events parsed")
         amd = "amd" in fname
         for cfg, name, gp_mask, fixed in rows:
             base, _, cm = name.partition(":c")

@@ -13,7 +13,7 @@ for t in selftests/unit/*_test.c; do
 	name=$(basename "$t" .c)
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
 	case $name in
-	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_math.c) ;;
+	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))

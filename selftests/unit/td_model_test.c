@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the Intel model formulas (kmod/td_intel.c) with
+ * Host unit tests of the model formulas (kmod/td_{intel,amd,arm}.c) with
  * hand-computed counts: each case's expected fractions are worked out in
  * the comment beside it from perf's / Intel TMA's definitions.
  */
@@ -156,6 +156,70 @@ TEST(skl_hand_computed_smt_off_and_on)
 	c[0] = 999;	/* THREAD is not used with SMT on */
 	ASSERT_EQ(0, td_model_skl.compute(&td_model_skl, c, true, &on));
 	EXPECT_EQ(0, memcmp(&off, &on, sizeof(on)));
+}
+
+TEST(zen4_zen5_hand_computed)
+{
+	/*
+	 * zen4: slots = 6 * 100.  retiring 180 = 30 %; frontend 120 = 20 %;
+	 * backend 210 = 35 %; smt 30 = 5 %; bad spec (240 - 180) = 10 %.
+	 * latency 6 * 12 = 12 %; mispredicts 8/(8+2) * 10 % = 8 %;
+	 * memory 25/50 * 35 % = 17.5 %; microcode 30/180 * 30 % = 5 %.
+	 */
+	const u64 c4[] = { 100, 120, 210, 30, 240, 180, 12, 8, 2, 50, 25, 30 };
+	/* zen5: slots = 8 * 100, the same fractions at width 8 */
+	const u64 c5[] = { 100, 160, 280, 40, 320, 240, 12, 8, 2, 50, 25, 40 };
+	const struct td_model *m[] = { &td_model_zen4, &td_model_zen5 };
+	const u64 *c[] = { c4, c5 };
+	struct td_result r;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, m[i]->compute(m[i], c[i], true, &r));
+		EXPECT_EQ(300000, r.l1[TD_RETIRING]);
+		EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+		EXPECT_EQ(350000, r.l1[TD_BACKEND_BOUND]);
+		EXPECT_EQ(50000, r.l1[TD_SMT_CONTENTION]);
+		EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+		EXPECT_EQ(120000, r.l2[TD_FETCH_LATENCY]);
+		EXPECT_EQ(80000, r.l2[TD_BRANCH_MISPREDICTS]);
+		EXPECT_EQ(175000, r.l2[TD_MEMORY_BOUND]);
+		EXPECT_EQ(50000, r.l2[TD_HEAVY_OPERATIONS]);
+		pairs_add_up(_metadata, &r);
+	}
+}
+
+TEST(neoverse_n2_hand_computed)
+{
+	/*
+	 * cycles 1000, slots 5 * 1000, BR_MIS_PRED 10 (1 % of cycles):
+	 * frontend 1050/5000 - 1 % = 20 %; backend 1650/5000 - 3 % = 30 %;
+	 * busy = 1 - 2700/5000 = 46 %; retiring 2000/2300 * 46 % = 40 %;
+	 * bad spec (1 - 2000/2300) * 46 % + 4 % = 10 %.
+	 */
+	const u64 c[] = { 1000, 1050, 1650, 2700, 2000, 2300, 10 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_n2.compute(&td_model_neoverse_n2, c,
+						  false, &r));
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_FALSE(r.has_l2);
+}
+
+TEST(neoverse_v2_all_stalled)
+{
+	/* every slot stalled at the backend: 100 % backend, no division by OP_SPEC 0 */
+	const u64 c[] = { 1000, 0, 8000, 8000, 0, 0, 0 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_v2.compute(&td_model_neoverse_v2, c,
+						  false, &r));
+	EXPECT_EQ(TD_PPM, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
 }
 
 TEST(level_event_counts)
