@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: the per-CPU counter set and its sampling.
+ *
+ * Counters are created in the CPU hotplug online callback and released in
+ * the offline one.  Sampling is a delayed work on each CPU, in process
+ * context, because perf_event_read_value() sleeps.  The counters are not a
+ * group, so each is scaled by its own enabled / running time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/topology.h>
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#include <asm/cpufeature.h>
+#endif
+#include "topdown.h"
+
+/* This CPU's model from its identity; called on the CPU itself. */
+static const struct td_model *td_identify(unsigned int cpu)
+{
+#ifdef CONFIG_X86
+	struct cpuinfo_x86 *c = &cpu_data(cpu);
+
+	if (c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 6) {
+		switch (c->x86_model) {
+		case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* Skylake client */
+		case 0xa5: case 0xa6: case 0x55:		/* CML, SKX/CLX */
+			return &td_model_skl;
+		case 0x7d: case 0x7e: case 0x6a: case 0x6c:	/* ICL, ICX */
+		case 0x8c: case 0x8d:				/* TGL */
+			return &td_model_icl;
+		case 0x8f: case 0xcf: case 0xad: case 0xae:	/* SPR, EMR, GNR */
+			return &td_model_spr;
+		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:
+			/* Alder/Raptor Lake: P-cores only (CPUID 0x1a: 0x40 Core) */
+			if (c->cpuid_level >= 0x1a && (cpuid_eax(0x1a) >> 24) == 0x40)
+				return &td_model_spr;
+			return NULL;
+		}
+	}
+	if (c->x86_vendor == X86_VENDOR_AMD) {
+		/* perf's mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
+		if (c->x86 == 0x19 && c->x86_model >= 0x60)
+			return &td_model_zen4;
+		if (c->x86 == 0x19 && (c->x86_model & 0xf0) == 0x10)
+			return &td_model_zen4;
+		if (c->x86 == 0x1a)
+			return &td_model_zen5;
+	}
+#endif
+	return NULL;
+}
+
+static void td_describe(unsigned int cpu, char *buf, size_t len)
+{
+#ifdef CONFIG_X86
+	struct cpuinfo_x86 *c = &cpu_data(cpu);
+
+	scnprintf(buf, len, "%s family %#x model %#x", c->x86_vendor_id,
+		  c->x86, c->x86_model);
+#else
+	scnprintf(buf, len, "unknown");
+#endif
+}
+
+static void td_release(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		if (tc->ctr[i].event)
+			perf_event_release_kernel(tc->ctr[i].event);
+		tc->ctr[i].event = NULL;
+	}
+}
+
+static void td_sample(struct work_struct *work)
+{
+	struct td_cpu *tc = container_of(to_delayed_work(work), struct td_cpu,
+					 work);
+	u64 t0 = ktime_get_ns(), c[TD_MAX_EVENTS];
+	bool not_counted = false;
+	u32 mux = TD_PPM;
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&tc->lock);
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		u64 en, run, val = perf_event_read_value(k->event, &en, &run);
+
+		k->d_enabled = en - k->enabled;
+		k->d_running = run - k->running;
+		k->delta = val - k->value;
+		k->value = val;
+		k->enabled = en;
+		k->running = run;
+		if (!k->d_running) {
+			/* not counted: flagged, never taken for 0 */
+			k->delta = 0;
+			if (tc->model->events[i].level <= 2)
+				not_counted = true;
+		} else if (k->d_running < k->d_enabled) {
+			k->delta = mul_u64_u64_div_u64(k->delta, k->d_enabled,
+						       k->d_running);
+		}
+		k->total += k->delta;
+		c[i] = k->delta;
+		mux = min(mux, td_frac(k->d_running, k->d_enabled));
+	}
+	tc->start_ns = tc->end_ns;
+	tc->end_ns = ktime_get_ns();
+	tc->seq++;
+	tc->mux_ppm = mux;
+	if (not_counted) {
+		tc->state = TD_STATE_NOT_COUNTED;
+	} else {
+		ret = tc->model->compute(tc->model, c, tc->smt, &tc->result);
+		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
+	}
+	mutex_unlock(&tc->lock);
+
+	spin_lock(&td_stats_lock);
+	td_stats.samples++;
+	td_stats.cost_ns += ktime_get_ns() - t0;
+	spin_unlock(&td_stats_lock);
+	schedule_delayed_work_on(tc->cpu, &tc->work,
+				 msecs_to_jiffies(READ_ONCE(td_interval_ms)));
+}
+
+/**
+ * td_cpu_init() - set up the state of a possible CPU, offline
+ * @tc:  its state
+ * @cpu: the CPU
+ */
+void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
+{
+	mutex_init(&tc->lock);
+	tc->cpu = cpu;
+	tc->state = TD_STATE_OFFLINE;
+	INIT_DELAYED_WORK(&tc->work, td_sample);
+}
+
+/**
+ * td_cpu_online() - CPU hotplug: create the counters, start sampling
+ * @cpu: the CPU coming online; this runs on it
+ *
+ * Never fails: a CPU without counters comes online all the same, and says
+ * why in its info file.
+ */
+int td_cpu_online(unsigned int cpu)
+{
+	struct td_cpu *tc = td_cpu(cpu);
+	struct perf_event_attr attr = {
+		.type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW,
+		.size = sizeof(attr),
+	};
+	const struct td_model *m;
+	unsigned int i, nr;
+	char who[64];
+
+	m = td_forced_model ? td_forced_model : td_identify(cpu);
+	mutex_lock(&tc->lock);
+	tc->model = m;
+	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
+	tc->err = 0;
+	tc->nr = 0;
+	if (!m) {
+		tc->state = TD_STATE_UNSUPPORTED;
+		mutex_unlock(&tc->lock);
+		td_describe(cpu, who, sizeof(who));
+		pr_info_once("cpu%u: %s is not supported (give model=)\n", cpu, who);
+		return 0;
+	}
+	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
+	for (i = 0; i < nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		struct perf_event *ev;
+
+		attr.config = m->events[i].config;
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev)) {
+			tc->err = PTR_ERR(ev);
+			break;
+		}
+		k->event = ev;
+		k->value = 0;
+		k->enabled = 0;
+		k->running = 0;
+		tc->nr = i + 1;
+	}
+	if (tc->err) {
+		td_release(tc);
+		tc->nr = 0;
+		tc->state = TD_STATE_ERROR;
+		mutex_unlock(&tc->lock);
+		spin_lock(&td_stats_lock);
+		td_stats.errors++;
+		spin_unlock(&td_stats_lock);
+		pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d%s\n", cpu,
+				    m->events[i].name, m->events[i].config,
+				    tc->err, tc->err == -ENOENT ?
+				    ", no such PMU: a VM without a PMU?" : "");
+		return 0;
+	}
+	tc->state = TD_STATE_WAITING;
+	tc->end_ns = ktime_get_ns();
+	mutex_unlock(&tc->lock);
+	schedule_delayed_work_on(cpu, &tc->work,
+				 msecs_to_jiffies(READ_ONCE(td_interval_ms)));
+	return 0;
+}
+
+/**
+ * td_cpu_offline() - CPU hotplug: stop sampling, release the counters
+ * @cpu: the CPU going offline
+ *
+ * Cumulative totals stay; the next online continues them.
+ */
+int td_cpu_offline(unsigned int cpu)
+{
+	struct td_cpu *tc = td_cpu(cpu);
+
+	cancel_delayed_work_sync(&tc->work);
+	mutex_lock(&tc->lock);
+	td_release(tc);		/* nr and the totals stay, for raw */
+	tc->state = TD_STATE_OFFLINE;
+	mutex_unlock(&tc->lock);
+	return 0;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: debugfs, under /sys/kernel/debug/topdown/.
+ *
+ *   cpuN/level1   Level 1 in percent, adding up to exactly 100.00
+ *   cpuN/level2   Level 2, each pair adding up to its parent
+ *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
+ *   cpuN/info     model, width, state, multiplexing, interval
+ *   interval_ms   sampling interval (0600)
+ *   models        supported model names
+ *   stats         samples, sampling cost, errors
+ *
+ * Files exist for every possible CPU from load to unload, so hotplug never
+ * adds or removes a file under a reader.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include "topdown.h"
+
+static struct dentry *td_dir;
+
+static const char * const td_l1_names[TD_NR_L1] = {
+	[TD_RETIRING] = "retiring",
+	[TD_BAD_SPECULATION] = "bad_speculation",
+	[TD_FRONTEND_BOUND] = "frontend_bound",
+	[TD_BACKEND_BOUND] = "backend_bound",
+	[TD_SMT_CONTENTION] = "smt_contention",
+};
+
+static const char * const td_l2_names[TD_NR_L2] = {
+	[TD_LIGHT_OPERATIONS] = "light_operations",
+	[TD_HEAVY_OPERATIONS] = "heavy_operations",
+	[TD_BRANCH_MISPREDICTS] = "branch_mispredicts",
+	[TD_MACHINE_CLEARS] = "machine_clears",
+	[TD_FETCH_LATENCY] = "fetch_latency",
+	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
+	[TD_MEMORY_BOUND] = "memory_bound",
+	[TD_CORE_BOUND] = "core_bound",
+};
+
+/* Level 2 pairs (measured child first) and their parent */
+static const unsigned int td_pairs[][3] = {
+	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },
+	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
+	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
+	{ TD_MEMORY_BOUND, TD_CORE_BOUND, TD_BACKEND_BOUND },
+};
+
+static unsigned int td_nr_l1(const struct td_model *m)
+{
+	return m && m->vendor == TD_AMD ? TD_NR_L1 : TD_SMT_CONTENTION;
+}
+
+/* Level 1 of the latest interval in 0.01 %, adding up to 10000; false if none */
+static bool td_l1_centi(struct td_cpu *tc, u32 *centi)
+{
+	if (tc->state != TD_STATE_OK)
+		return false;
+	td_to_centi(tc->result.l1, td_nr_l1(tc->model), centi);
+	return true;
+}
+
+static int td_level1_show(struct seq_file *s, void *unused)
+{
+	struct td_cpu *tc = s->private;
+	u32 centi[TD_NR_L1];
+	unsigned int i, n;
+	bool ok;
+
+	mutex_lock(&tc->lock);
+	n = td_nr_l1(tc->model);
+	ok = td_l1_centi(tc, centi);
+	for (i = 0; i < n; i++) {
+		if (ok)
+			seq_printf(s, "%s %u.%02u\n", td_l1_names[i],
+				   centi[i] / 100, centi[i] % 100);
+		else
+			seq_printf(s, "%s n/a\n", td_l1_names[i]);
+	}
+	mutex_unlock(&tc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_level1);
+
+static int td_level2_show(struct seq_file *s, void *unused)
+{
+	struct td_cpu *tc = s->private;
+	u32 centi[TD_NR_L1], l2[TD_NR_L2];
+	unsigned int i;
+	bool ok;
+
+	mutex_lock(&tc->lock);
+	ok = td_l1_centi(tc, centi) && tc->result.has_l2;
+	if (ok) {
+		/* split each printed parent, so the printed pair adds up to it */
+		for (i = 0; i < ARRAY_SIZE(td_pairs); i++) {
+			const unsigned int *p = td_pairs[i];
+			u32 child = (tc->result.l2[p[0]] + 50) / 100;
+
+			td_split(centi[p[2]], child, &l2[p[0]], &l2[p[1]]);
+		}
+	}
+	for (i = 0; i < TD_NR_L2; i++) {
+		if (ok)
+			seq_printf(s, "%s %u.%02u\n", td_l2_names[i],
+				   l2[i] / 100, l2[i] % 100);
+		else
+			seq_printf(s, "%s n/a\n", td_l2_names[i]);
+	}
+	mutex_unlock(&tc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_level2);
+
+static int td_raw_show(struct seq_file *s, void *unused)
+{
+	struct td_cpu *tc = s->private;
+	unsigned int i;
+
+	mutex_lock(&tc->lock);
+	for (i = 0; tc->model && i < tc->nr; i++) {
+		const struct td_counter *k = &tc->ctr[i];
+
+		seq_printf(s, "%s %llu %llu %llu %llu%s\n",
+			   tc->model->events[i].name, k->delta, k->total,
+			   k->d_enabled, k->d_running,
+			   k->d_running ? "" : " not-counted");
+	}
+	mutex_unlock(&tc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_raw);
+
+static int td_info_show(struct seq_file *s, void *unused)
+{
+	struct td_cpu *tc = s->private;
+
+	mutex_lock(&tc->lock);
+	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
+	seq_printf(s, "width %u\n", tc->model ? tc->model->width : 0);
+	if (tc->state == TD_STATE_ERROR)
+		seq_printf(s, "state error %d\n", tc->err);
+	else
+		seq_printf(s, "state %s\n", td_state_name(tc->state));
+	seq_printf(s, "counters %u\n", tc->nr);
+	seq_printf(s, "multiplexed %s\n", tc->mux_ppm < TD_PPM ? "yes" : "no");
+	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
+		   tc->mux_ppm % TD_PPM);
+	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");
+	seq_printf(s, "seq %llu\n", tc->seq);
+	seq_printf(s, "start_ns %llu\n", tc->start_ns);
+	seq_printf(s, "end_ns %llu\n", tc->end_ns);
+	mutex_unlock(&tc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_info);
+
+static int td_models_show(struct seq_file *s, void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < td_nr_models; i++)
+		seq_printf(s, "%s\n", td_models[i]->name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_models);
+
+static int td_stats_show(struct seq_file *s, void *unused)
+{
+	struct td_stats st;
+
+	spin_lock(&td_stats_lock);
+	st = td_stats;
+	spin_unlock(&td_stats_lock);
+	seq_printf(s, "samples %llu\ncost_ns %llu\nerrors %llu\n",
+		   st.samples, st.cost_ns, st.errors);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(td_stats);
+
+static ssize_t td_interval_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(td_interval_ms));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t td_interval_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &ms);
+	if (ret || ms < 10 || ms > 60000) {
+		pr_info("interval_ms: want 10..60000 ms; kept %u\n",
+			READ_ONCE(td_interval_ms));
+		return -EINVAL;
+	}
+	WRITE_ONCE(td_interval_ms, ms);
+	return count;
+}
+
+static const struct file_operations td_interval_fops = {
+	.owner	= THIS_MODULE,
+	.read	= td_interval_read,
+	.write	= td_interval_write,
+	.llseek	= default_llseek,
+};
+
+/** td_debugfs_init() - create every file, for every possible CPU */
+void td_debugfs_init(void)
+{
+	unsigned int cpu;
+	char name[16];
+
+	td_dir = debugfs_create_dir("topdown", NULL);
+	debugfs_create_file("interval_ms", 0600, td_dir, NULL, &td_interval_fops);
+	debugfs_create_file("models", 0444, td_dir, NULL, &td_models_fops);
+	debugfs_create_file("stats", 0444, td_dir, NULL, &td_stats_fops);
+	for_each_possible_cpu(cpu) {
+		struct td_cpu *tc = td_cpu(cpu);
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		d = debugfs_create_dir(name, td_dir);
+		/* counters are a side channel: root only, as perf's CPU events */
+		debugfs_create_file("level1", 0400, d, tc, &td_level1_fops);
+		debugfs_create_file("level2", 0400, d, tc, &td_level2_fops);
+		debugfs_create_file("raw", 0400, d, tc, &td_raw_fops);
+		debugfs_create_file("info", 0400, d, tc, &td_info_fops);
+	}
+}
+
+/** td_debugfs_exit() - remove them; waits for readers to leave */
+void td_debugfs_exit(void)
+{
+	debugfs_remove_recursive(td_dir);
+}

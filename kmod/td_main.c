@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown.ko: always-on Top-Down Microarchitecture Analysis.  Module
+ * parameters, the CPU hotplug state and load / unload.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include "topdown.h"
+
+static char *model;
+module_param(model, charp, 0444);
+MODULE_PARM_DESC(model, "use this model on every CPU instead of the CPU's identity (see debugfs models)");
+
+int td_pmu_type = -1;
+module_param_named(pmu_type, td_pmu_type, int, 0444);
+MODULE_PARM_DESC(pmu_type, "perf PMU type to count on (default: the CPU's raw events); tdsim's for tests");
+
+unsigned int td_level = 2;
+module_param_named(level, td_level, uint, 0444);
+MODULE_PARM_DESC(level, "1, 2 or 3: which events to open (3 adds the memory events for tdnl)");
+
+unsigned int td_interval_ms = 1000;
+module_param_named(interval_ms, td_interval_ms, uint, 0444);
+MODULE_PARM_DESC(interval_ms, "sampling interval, 10-60000 ms (also in debugfs)");
+
+const struct td_model * const td_models[] = {
+	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
+	&td_model_zen5, &td_model_neoverse_n2, &td_model_neoverse_v2,
+};
+
+const unsigned int td_nr_models = ARRAY_SIZE(td_models);
+const struct td_model *td_forced_model;
+
+struct td_stats td_stats;
+DEFINE_SPINLOCK(td_stats_lock);
+
+static struct td_cpu *td_cpus;
+static enum cpuhp_state td_hp_state;
+
+struct td_cpu *td_cpu(unsigned int cpu)
+{
+	return &td_cpus[cpu];
+}
+
+const char *td_state_name(enum td_state s)
+{
+	static const char * const names[] = {
+		[TD_STATE_OFFLINE] = "offline",
+		[TD_STATE_UNSUPPORTED] = "unsupported",
+		[TD_STATE_ERROR] = "error",
+		[TD_STATE_WAITING] = "waiting",
+		[TD_STATE_OK] = "ok",
+		[TD_STATE_IDLE] = "idle",
+		[TD_STATE_NOT_COUNTED] = "not-counted",
+	};
+
+	return names[s];
+}
+
+static int __init topdown_init(void)
+{
+	unsigned int cpu, i;
+	int ret;
+
+	if (model) {
+		for (i = 0; i < td_nr_models; i++)
+			if (!strcmp(model, td_models[i]->name))
+				td_forced_model = td_models[i];
+		if (!td_forced_model) {
+			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n2 neoverse-v2)\n",
+			       model);
+			return -EINVAL;
+		}
+	}
+	if (td_level < 1 || td_level > 3) {
+		pr_err("level=%u: must be 1, 2 or 3\n", td_level);
+		return -EINVAL;
+	}
+	if (td_interval_ms < 10 || td_interval_ms > 60000) {
+		pr_err("interval_ms=%u: must be 10..60000\n", td_interval_ms);
+		return -EINVAL;
+	}
+
+	td_cpus = kcalloc(nr_cpu_ids, sizeof(*td_cpus), GFP_KERNEL);
+	if (!td_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		td_cpu_init(&td_cpus[cpu], cpu);
+
+	td_debugfs_init();
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
+				td_cpu_online, td_cpu_offline);
+	if (ret < 0) {
+		pr_err("cpuhp_setup_state: %d\n", ret);
+		goto err_debugfs;
+	}
+	td_hp_state = ret;
+	pr_info("level %u, interval %u ms%s%s\n", td_level, td_interval_ms,
+		td_forced_model ? ", model=" : "",
+		td_forced_model ? td_forced_model->name : "");
+	return 0;
+
+err_debugfs:
+	td_debugfs_exit();
+	kfree(td_cpus);
+	return ret;
+}
+
+static void __exit topdown_exit(void)
+{
+	/* no reader left in a file before the state it reads goes */
+	td_debugfs_exit();
+	cpuhp_remove_state(td_hp_state);
+	kfree(td_cpus);
+}
+
+module_init(topdown_init);
+module_exit(topdown_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("topdown: always-on Top-Down Microarchitecture Analysis");
