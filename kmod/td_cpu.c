@@ -90,7 +90,12 @@ static void td_sample(struct work_struct *work)
 	mutex_lock(&tc->lock);
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		u64 en, run, val = perf_event_read_value(k->event, &en, &run);
+		u64 en, run, val;
+
+		c[i] = 0;
+		if (!k->event)
+			continue;	/* not needed with this SMT setting */
+		val = perf_event_read_value(k->event, &en, &run);
 
 		k->d_enabled = en - k->enabled;
 		k->d_running = run - k->running;
@@ -178,8 +183,18 @@ int td_cpu_online(unsigned int cpu)
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
 	for (i = 0; i < nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
+		u32 skip = tc->smt ? m->nosmt_only : m->smt_only;
 		struct perf_event *ev;
 
+		k->value = 0;
+		k->enabled = 0;
+		k->running = 0;
+		k->delta = 0;
+		k->d_enabled = 0;
+		k->d_running = 0;
+		tc->nr = i + 1;
+		if (skip & (1U << i))
+			continue;
 		attr.config = m->events[i].config;
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev)) {
@@ -187,10 +202,6 @@ int td_cpu_online(unsigned int cpu)
 			break;
 		}
 		k->event = ev;
-		k->value = 0;
-		k->enabled = 0;
-		k->running = 0;
-		tc->nr = i + 1;
 	}
 	if (tc->err) {
 		td_release(tc);

@@ -125,6 +125,8 @@ static int td_raw_show(struct seq_file *s, void *unused)
 	for (i = 0; tc->model && i < tc->nr; i++) {
 		const struct td_counter *k = &tc->ctr[i];
 
+		if (!k->event && tc->state != TD_STATE_OFFLINE)
+			continue;	/* not opened with this SMT setting */
 		seq_printf(s, "%s %llu %llu %llu %llu%s\n",
 			   tc->model->events[i].name, k->delta, k->total,
 			   k->d_enabled, k->d_running,

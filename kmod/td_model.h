@@ -69,6 +69,8 @@ struct td_result {
  * @width:     pipeline slots per cycle
  * @events:    the events, ordered by level
  * @nr_events: how many
+ * @smt_only:  bitmap of events only needed when SMT is on (AnyThread)
+ * @nosmt_only: bitmap of events only needed when SMT is off
  * @compute:   the formulas: @c holds one scaled delta per event, @smt is
  *             true when the core's other thread is online; returns 0, or
  *             -ENODATA when no slots were counted (idle: nothing to divide)
@@ -79,6 +81,7 @@ struct td_model {
 	unsigned int width;
 	const struct td_event *events;
 	unsigned int nr_events;
+	u32 smt_only, nosmt_only;
 	int (*compute)(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r);
 };
