@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make run: the demo, in the VM.  Until topdown.ko exists it shows tdsim, the
-# simulated PMU, read by Debian's perf: two CPUs with different ground-truth
-# profiles, and Level 1 computed from perf's counts with Intel TMA's
-# formulas (Sapphire Rapids, general-purpose counters).
+# make run: the demo, in the VM.  tdsim, the simulated PMU, emulates a
+# Sapphire Rapids with a different ground-truth profile on each CPU;
+# topdown.ko counts it and publishes Level 1 and 2 in debugfs.  Then
+# Debian's perf, an independent client, reads the same counters.
 set -eu
 cd "$(dirname "$0")/.."
 rmmod tdsim 2>/dev/null || true
 insmod "$TD_KO_DIR/tdsim.ko" model=spr
-trap 'rmmod tdsim' EXIT
+trap 'rmmod topdown 2>/dev/null || true; rmmod tdsim' EXIT
 D=/sys/kernel/debug/tdsim
 echo "tdsim: $(dmesg | grep -o 'tdsim: emulating.*' | tail -1)"
 echo "sysfs: /sys/bus/event_source/devices/tdsim: type $(cat /sys/bus/event_source/devices/tdsim/type)," \
@@ -18,6 +18,23 @@ printf 'retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30' > $D/
 for c in 0 1; do
 	echo "cpu$c ground truth: $(grep -E '^(retiring|bad_speculation|frontend_bound|backend_bound)=' $D/cpu$c/profile | tr '\n' ' ')"
 done
+insmod "$TD_KO_DIR/topdown.ko" model=spr interval_ms=500 \
+	pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)"
+sleep 1.2
+T=/sys/kernel/debug/topdown
+for c in 0 1; do
+	echo
+	echo "\$ cat $T/cpu$c/level1 $T/cpu$c/level2"
+	paste -d' ' <(cat $T/cpu$c/level1 <(printf '\n\n\n\n')) $T/cpu$c/level2 |
+		awk '{ printf "  %-16s %6s    %-20s %6s\n", $1, $2, $3, $4 }'
+done
+echo
+echo "\$ cat $T/cpu0/info"
+sed 's/^/  /' $T/cpu0/info
+echo
+echo "\$ head -3 $T/cpu0/raw    (event, delta, total, enabled ns, running ns)"
+head -3 $T/cpu0/raw | sed 's/^/  /'
+rmmod topdown
 echo
 echo "perf stat -a -A -I 500 (TOPDOWN.SLOTS, UOPS_RETIRED.SLOTS, IDQ_BUBBLES.CORE, INT_MISC.UOP_DROPPING, TOPDOWN.BACKEND_BOUND_SLOTS):"
 perf stat -a -A -x, -I 500 --interval-count 3 \
