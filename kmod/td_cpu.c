@@ -81,7 +81,7 @@ static void td_sample(struct work_struct *work)
 {
 	struct td_cpu *tc = container_of(to_delayed_work(work), struct td_cpu,
 					 work);
-	u64 t0 = ktime_get_ns(), c[TD_MAX_EVENTS];
+	u64 t0 = ktime_get_ns(), c[TD_MAX_EVENTS], window = 0;
 	bool not_counted = false;
 	u32 mux = TD_PPM;
 	unsigned int i;
@@ -113,8 +113,22 @@ static void td_sample(struct work_struct *work)
 						       k->d_running);
 		}
 		k->total += k->delta;
-		c[i] = k->delta;
 		mux = min(mux, td_frac(k->d_running, k->d_enabled));
+		window = max(window, k->d_enabled);
+	}
+	/*
+	 * Ungrouped counters are read one after another, so their windows
+	 * differ in length (by a lot when the reader is preempted); the
+	 * formulas get every count as a rate over one common window, so that
+	 * a counter read late does not look like more of its event.
+	 */
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+
+		if (k->event && k->d_enabled && k->d_enabled != window)
+			c[i] = mul_u64_u64_div_u64(k->delta, window, k->d_enabled);
+		else if (k->event)
+			c[i] = k->delta;
 	}
 	tc->start_ns = tc->end_ns;
 	tc->end_ns = ktime_get_ns();

@@ -93,6 +93,7 @@ struct tdsim_cpu {
 	unsigned int cpu;
 	struct tdsim_profile profile;
 	u64 epoch_ns;			/* when base[] was last rebased */
+	bool epoch_valid;		/* epoch_ns is on this CPU's clock */
 	u64 base[TDSIM_MAX_EVENTS];	/* counts at epoch_ns */
 	u32 rate[TDSIM_MAX_EVENTS];	/* current per-cycle rate, ppm */
 	u32 nominal[TDSIM_MAX_EVENTS];	/* rate without noise */

@@ -10,12 +10,31 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/perf_event.h>
+#include <linux/cpu.h>
 #include <linux/random.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
 #include <linux/topology.h>
 #include "tdsim.h"
 
 #define TDSIM_FIXED_IDX		32	/* hw.idx of fixed counter 0 */
 #define TDSIM_NOISE_PERIOD_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * Time is the CPU's own local_clock(), the clock perf measures enabled and
+ * running time with: a simulated counter then counts exactly while perf
+ * says it runs, as a real one does.  So every use is on the CPU itself.
+ */
+static u64 tdsim_now(struct tdsim_cpu *sc)
+{
+	u64 now = local_clock();
+
+	if (!sc->epoch_valid) {	/* profile set while the CPU was offline */
+		sc->epoch_ns = now;
+		sc->epoch_valid = true;
+	}
+	return now;
+}
 
 /* Count of event @i at @now: the base plus cycles elapsed times its rate. */
 static u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now)
@@ -60,30 +79,52 @@ static void tdsim_advance(struct tdsim_cpu *sc, u64 now)
 	tdsim_apply_noise(sc, min_t(u32, noise, TDSIM_PPM));
 }
 
-/**
- * tdsim_cpu_set_profile() - install a new ground truth on one CPU
- * @sc: the CPU
- * @p:  a profile that passed tdsim_profile_parse()
- *
- * Counts up to now advance at the old rates, from now on at the new ones.
- */
-void tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p)
+struct tdsim_set {
+	struct tdsim_cpu *sc;
+	const struct tdsim_profile *p;
+};
+
+static void tdsim_set_here(void *arg)
 {
+	struct tdsim_set *set = arg;
+	struct tdsim_cpu *sc = set->sc;
+	const struct tdsim_profile *p = set->p;
 	unsigned int siblings = cpumask_weight(topology_sibling_cpumask(sc->cpu));
 	unsigned long flags;
 	u64 now;
 
 	siblings = clamp(siblings, 1U, 2U);
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	now = ktime_get_ns();
-	if (sc->epoch_ns)
+	if (smp_processor_id() == sc->cpu) {
+		now = tdsim_now(sc);
 		tdsim_rebase(sc, now);
-	sc->epoch_ns = now;
+	} else {
+		sc->epoch_valid = false;	/* offline: no counts to keep */
+	}
 	sc->profile = *p;
 	memset(sc->nominal, 0, sizeof(sc->nominal));
 	tdsim_model->rates(tdsim_model, p, siblings, sc->nominal);
 	memcpy(sc->rate, sc->nominal, sizeof(sc->rate));
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
+
+/**
+ * tdsim_cpu_set_profile() - install a new ground truth on one CPU
+ * @sc: the CPU
+ * @p:  a profile that passed tdsim_profile_parse()
+ *
+ * Counts up to now advance at the old rates, from now on at the new ones.
+ * Runs on that CPU, for its clock; an offline CPU just takes the profile.
+ */
+void tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p)
+{
+	struct tdsim_set set = { .sc = sc, .p = p };
+
+	cpus_read_lock();
+	if (!cpu_online(sc->cpu) ||
+	    smp_call_function_single(sc->cpu, tdsim_set_here, &set, 1))
+		tdsim_set_here(&set);
+	cpus_read_unlock();
 }
 
 static u64 tdsim_read_counter(struct perf_event *event)
@@ -93,7 +134,7 @@ static u64 tdsim_read_counter(struct perf_event *event)
 	u64 now, val;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	now = ktime_get_ns();
+	now = tdsim_now(sc);
 	tdsim_advance(sc, now);
 	val = tdsim_count(sc, event->hw.config, now);
 	raw_spin_unlock_irqrestore(&sc->lock, flags);

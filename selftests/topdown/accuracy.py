@@ -61,7 +61,7 @@ def want_of(text, zen):
     return w
 
 
-def load(model, counters=None, interval=100):
+def load(model, counters=None, interval=500):
     sh("rmmod", "topdown")
     sh("rmmod", "tdsim")
     args = ["insmod", f"{KO}/tdsim.ko", f"model={model}"]
@@ -74,10 +74,11 @@ def load(model, counters=None, interval=100):
     return r.returncode == 0 and r2.returncode == 0
 
 
-def settle(cpus, n=2):
-    """wait for n complete intervals after now on every CPU"""
+def settle(cpus, n=3):
+    """wait for n complete intervals on every CPU: the interval running at
+    a profile write may have read some counters before it and some after"""
     start = {c: int(read_kv(f"{TD}/cpu{c}/info")["seq"]) for c in cpus}
-    for _ in range(100):
+    for _ in range(200):
         time.sleep(0.05)
         if all(int(read_kv(f"{TD}/cpu{c}/info")["seq"]) >= start[c] + n for c in cpus):
             return True
@@ -125,11 +126,11 @@ def main():
             for cpu in cpus:
                 check_cpu(model, cpu, want[cpu], 0.5, f"profile {rnd}")
     # multiplexed: 2 general-purpose counters for spr's Level 2
-    if load("spr", counters=2, interval=200):
+    if load("spr", counters=2, interval=500):
         for cpu in cpus:
             with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
                 f.write(PROFILES[0])
-        settle(cpus, 3)
+        settle(cpus, 4)
         info = read_kv(f"{TD}/cpu0/info")
         tap(info["multiplexed"] == "yes" and float(info["running_ratio"]) < 1,
             f"spr counters=2: multiplexing flagged (running_ratio {info['running_ratio']})")
