@@ -140,15 +140,18 @@ DEFINE_SHOW_ATTRIBUTE(td_raw);
 static int td_info_show(struct seq_file *s, void *unused)
 {
 	struct td_cpu *tc = s->private;
+	unsigned int i, open = 0;
 
 	mutex_lock(&tc->lock);
+	for (i = 0; i < tc->nr; i++)
+		open += !!tc->ctr[i].event;
 	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
 	seq_printf(s, "width %u\n", tc->model ? tc->model->width : 0);
 	if (tc->state == TD_STATE_ERROR)
 		seq_printf(s, "state error %d\n", tc->err);
 	else
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
-	seq_printf(s, "counters %u\n", tc->nr);
+	seq_printf(s, "counters %u\n", open);
 	seq_printf(s, "multiplexed %s\n", tc->mux_ppm < TD_PPM ? "yes" : "no");
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);

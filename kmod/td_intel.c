@@ -266,6 +266,6 @@ const struct td_model td_model_skl = {
 	.nr_events = SKL_NR,
 	/* so Level 1 fits the 4 counters of a thread: AnyThread only with SMT */
 	.smt_only = (1U << SKL_CLK_ANY) | (1U << SKL_RECOVERY_ANY),
-	.nosmt_only = 1U << SKL_RECOVERY,
+	.nosmt_only = (1U << SKL_CLK) | (1U << SKL_RECOVERY),
 	.compute = skl_compute,
 };
