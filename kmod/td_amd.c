@@ -52,16 +52,6 @@ static const struct td_event zen5_events[ZEN_NR] = {
 	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2 },
 };
 
-/* @part of @whole as a share of @parent (perf's d_ratio: 0 when @whole is 0) */
-static u32 td_share(u64 part, u64 whole, u32 parent)
-{
-	if (!whole)
-		return 0;
-	if (part >= whole)
-		return parent;
-	return (u32)mul_u64_u64_div_u64(part, parent, whole);
-}
-
 /* total_dispatch_slots = width * ls_not_halted_cyc; each node is X / slots */
 static int zen_compute(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r)

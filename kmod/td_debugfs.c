@@ -42,14 +42,6 @@ static const char * const td_l2_names[TD_NR_L2] = {
 	[TD_CORE_BOUND] = "core_bound",
 };
 
-/* Level 2 pairs (measured child first) and their parent */
-static const unsigned int td_pairs[][3] = {
-	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },
-	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
-	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
-	{ TD_MEMORY_BOUND, TD_CORE_BOUND, TD_BACKEND_BOUND },
-};
-
 static unsigned int td_nr_l1(const struct td_model *m)
 {
 	return m && m->vendor == TD_AMD ? TD_NR_L1 : TD_SMT_CONTENTION;
@@ -97,8 +89,8 @@ static int td_level2_show(struct seq_file *s, void *unused)
 	ok = td_l1_centi(tc, centi) && tc->result.has_l2;
 	if (ok) {
 		/* split each printed parent, so the printed pair adds up to it */
-		for (i = 0; i < ARRAY_SIZE(td_pairs); i++) {
-			const unsigned int *p = td_pairs[i];
+		for (i = 0; i < TD_NR_PAIRS; i++) {
+			const unsigned int *p = td_l2_pairs[i];
 			u32 child = (tc->result.l2[p[0]] + 50) / 100;
 
 			td_split(centi[p[2]], child, &l2[p[0]], &l2[p[1]]);

@@ -84,18 +84,14 @@ static u32 td_memory_bound(u64 mem_any, u64 stores, u64 total, u64 ports1,
 			   u64 ports2, u32 retiring, u32 backend)
 {
 	u64 den = total + ports1 + ports2 * retiring / TD_PPM + stores;
-	u64 num = mem_any + stores;
 
-	if (num >= den)		/* also den == 0: all of backend, or none */
-		return num ? backend : 0;
-	return (u32)mul_u64_u64_div_u64(num, backend, den);
+	return td_share(mem_any + stores, den, backend);
 }
 
 /* Branch Mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS) * bad_speculation */
 static u32 td_mispredicts(u64 misp, u64 clears, u32 bad_spec)
 {
-	return misp + clears ?
-	       (u32)mul_u64_u64_div_u64(misp, bad_spec, misp + clears) : 0;
+	return td_share(misp, misp + clears, bad_spec);
 }
 
 /* ---- Ice Lake / Ice Lake-X / Tiger Lake: width 5 ---- */

@@ -34,6 +34,21 @@ u32 td_frac_diff(u64 a, u64 b, u64 den)
 }
 
 /**
+ * td_share() - @part / @whole of @parent, as perf's d_ratio(): 0 when @whole is 0
+ * @part:   numerator, clamped to @whole
+ * @whole:  denominator
+ * @parent: the fraction (ppm) to take the share of
+ */
+u32 td_share(u64 part, u64 whole, u32 parent)
+{
+	if (!whole)
+		return 0;
+	if (part >= whole)
+		return parent;
+	return (u32)mul_u64_u64_div_u64(part, parent, whole);
+}
+
+/**
  * td_fit() - make @n fractions add up to exactly @total
  * @v:     the fractions; rewritten
  * @n:     how many (at most 8)

@@ -15,6 +15,7 @@
 
 u32 td_frac(u64 num, u64 den);
 u32 td_frac_diff(u64 a, u64 b, u64 den);
+u32 td_share(u64 part, u64 whole, u32 parent);
 void td_fit(u32 *v, unsigned int n, u32 total);
 void td_split(u32 parent, u32 child, u32 *first, u32 *second);
 void td_to_centi(const u32 *ppm, unsigned int n, u32 *centi);

@@ -17,9 +17,8 @@ unsigned int td_model_nr_events(const struct td_model *m, unsigned int level)
 	return i;
 }
 
-/* Level 2 children and their Level 1 parents. */
-static const unsigned int td_l2_parent[][3] = {
-	/* measured child, its sibling, parent */
+/* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
+const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
 	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },
 	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
 	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
@@ -42,8 +41,8 @@ void td_finish(struct td_result *r)
 	td_fit(r->l1, TD_NR_L1, TD_PPM);
 	if (!r->has_l2)
 		return;
-	for (i = 0; i < 4; i++) {
-		const unsigned int *p = td_l2_parent[i];
+	for (i = 0; i < TD_NR_PAIRS; i++) {
+		const unsigned int *p = td_l2_pairs[i];
 
 		td_split(r->l1[p[2]], r->l2[p[0]], &r->l2[p[0]], &r->l2[p[1]]);
 	}

@@ -90,6 +90,9 @@ extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
 extern const struct td_model td_model_zen4, td_model_zen5;
 extern const struct td_model td_model_neoverse_n2, td_model_neoverse_v2;
 
+#define TD_NR_PAIRS	4
+extern const unsigned int td_l2_pairs[TD_NR_PAIRS][3];
+
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 void td_finish(struct td_result *r);
 
