@@ -11,6 +11,14 @@
  *		+ 4 * BR_MIS_PRED / CPU_CYCLES
  *
  * Arm's method has no slot-based Level 2.
+ *
+ * Neoverse N1 has no STALL_SLOT events; its Level 1 is cycle based, as
+ * perf's arm64/arm/neoverse-n1/metrics.json (Cycle_Accounting):
+ *
+ *   frontend_stalled_cycles = STALL_FRONTEND / CPU_CYCLES
+ *   backend_stalled_cycles  = STALL_BACKEND / CPU_CYCLES
+ *
+ * and the rest of the cycles are not stalled.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -76,4 +84,39 @@ const struct td_model td_model_neoverse_v2 = {
 	.events = neoverse_events,
 	.nr_events = ARM_NR,
 	.compute = neoverse_compute,
+};
+
+enum { N1_CYCLES, N1_STALL_FRONTEND, N1_STALL_BACKEND, N1_NR };
+
+static const struct td_event n1_events[N1_NR] = {
+	[N1_CYCLES]		= { "CPU_CYCLES", 0x11, 1 },
+	[N1_STALL_FRONTEND]	= { "STALL_FRONTEND", 0x23, 1 },
+	[N1_STALL_BACKEND]	= { "STALL_BACKEND", 0x24, 1 },
+};
+
+static int n1_compute(const struct td_model *m, const u64 *c, bool smt,
+		      struct td_result *r)
+{
+	u64 cycles = c[N1_CYCLES];
+	u32 stalled;
+
+	if (!cycles)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = false };
+	r->l1[TD_FRONTEND_BOUND] = td_frac(c[N1_STALL_FRONTEND], cycles);
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[N1_STALL_BACKEND], cycles);
+	stalled = r->l1[TD_FRONTEND_BOUND] + r->l1[TD_BACKEND_BOUND];
+	r->l1[TD_NOT_STALLED] = stalled < TD_PPM ? TD_PPM - stalled : 0;
+	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	return 0;
+}
+
+const struct td_model td_model_neoverse_n1 = {
+	.name = "neoverse-n1",
+	.vendor = TD_ARM,
+	.width = 4,	/* dispatch width; the formulas do not use it */
+	.events = n1_events,
+	.nr_events = N1_NR,
+	.cycle_based = true,
+	.compute = n1_compute,
 };

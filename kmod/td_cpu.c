@@ -16,6 +16,9 @@
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/cputype.h>
+#endif
 #include "topdown.h"
 
 /* This CPU's model from its identity; called on the CPU itself. */
@@ -51,6 +54,21 @@ static const struct td_model *td_identify(unsigned int cpu)
 			return &td_model_zen5;
 	}
 #endif
+#ifdef CONFIG_ARM64
+	u32 midr = read_cpuid_id();
+
+	/* hybrid parts differ per CPU, so this reads the CPU's own MIDR_EL1 */
+	if (MIDR_IMPLEMENTOR(midr) == ARM_CPU_IMP_ARM) {
+		switch (MIDR_PARTNUM(midr)) {
+		case 0xd0c:	/* Neoverse N1 */
+			return &td_model_neoverse_n1;
+		case 0xd49:	/* Neoverse N2 */
+			return &td_model_neoverse_n2;
+		case 0xd4f:	/* Neoverse V2 */
+			return &td_model_neoverse_v2;
+		}
+	}
+#endif
 	return NULL;
 }
 
@@ -61,6 +79,11 @@ static void td_describe(unsigned int cpu, char *buf, size_t len)
 
 	scnprintf(buf, len, "%s family %#x model %#x", c->x86_vendor_id,
 		  c->x86, c->x86_model);
+#elif defined(CONFIG_ARM64)
+	u32 midr = read_cpuid_id();
+
+	scnprintf(buf, len, "MIDR %#010x (implementer %#x part %#x)", midr,
+		  MIDR_IMPLEMENTOR(midr), MIDR_PARTNUM(midr));
 #else
 	scnprintf(buf, len, "unknown");
 #endif
@@ -139,6 +162,8 @@ static void td_sample(struct work_struct *work)
 	} else {
 		ret = tc->model->compute(tc->model, c, tc->smt, &tc->result);
 		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
+		if (td_level < 2)	/* its events were not opened */
+			tc->result.has_l2 = false;
 	}
 	mutex_unlock(&tc->lock);
 
@@ -197,7 +222,13 @@ int td_cpu_online(unsigned int cpu)
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
 	for (i = 0; i < nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		u32 skip = tc->smt ? m->nosmt_only : m->smt_only;
+		/*
+		 * Level 1 and 2 open one form of an SMT-dependent event, so
+		 * Level 1 fits; Level 3 multiplexes anyway and opens both, as
+		 * tdnl's per-thread formulas need CPU_CLK_UNHALTED.THREAD.
+		 */
+		u32 skip = td_level >= 3 ? 0 :
+			   tc->smt ? m->nosmt_only : m->smt_only;
 		struct perf_event *ev;
 
 		k->value = 0;
@@ -220,18 +251,28 @@ int td_cpu_online(unsigned int cpu)
 	if (tc->err) {
 		td_release(tc);
 		tc->nr = 0;
-		tc->state = TD_STATE_ERROR;
+		/*
+		 * -ENOENT: no PMU claims the event type (PERF_TYPE_RAW with no
+		 * hardware PMU, as in a VM without PMU passthrough, or a
+		 * pmu_type that does not exist).  The module stays loaded and
+		 * says so; every other error is the counter's own.
+		 */
+		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
 		mutex_unlock(&tc->lock);
 		spin_lock(&td_stats_lock);
 		td_stats.errors++;
 		spin_unlock(&td_stats_lock);
-		pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d%s\n", cpu,
-				    m->events[i].name, m->events[i].config,
-				    tc->err, tc->err == -ENOENT ?
-				    ", no such PMU: a VM without a PMU?" : "");
+		if (tc->err == -ENOENT)
+			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
+					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
+		else
+			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
+					    cpu, m->events[i].name,
+					    m->events[i].config, tc->err);
 		return 0;
 	}
 	tc->state = TD_STATE_WAITING;
+	tc->mux_ppm = TD_PPM;
 	tc->end_ns = ktime_get_ns();
 	mutex_unlock(&tc->lock);
 	schedule_delayed_work_on(cpu, &tc->work,

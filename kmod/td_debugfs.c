@@ -29,6 +29,7 @@ static const char * const td_l1_names[TD_NR_L1] = {
 	[TD_FRONTEND_BOUND] = "frontend_bound",
 	[TD_BACKEND_BOUND] = "backend_bound",
 	[TD_SMT_CONTENTION] = "smt_contention",
+	[TD_NOT_STALLED] = "not_stalled",
 };
 
 static const char * const td_l2_names[TD_NR_L2] = {
@@ -42,17 +43,13 @@ static const char * const td_l2_names[TD_NR_L2] = {
 	[TD_CORE_BOUND] = "core_bound",
 };
 
-static unsigned int td_nr_l1(const struct td_model *m)
-{
-	return m && m->vendor == TD_AMD ? TD_NR_L1 : TD_SMT_CONTENTION;
-}
-
 /* Level 1 of the latest interval in 0.01 %, adding up to 10000; false if none */
 static bool td_l1_centi(struct td_cpu *tc, u32 *centi)
 {
 	if (tc->state != TD_STATE_OK)
 		return false;
-	td_to_centi(tc->result.l1, td_nr_l1(tc->model), centi);
+	/* nodes a model does not measure are 0 and stay 0 */
+	td_to_centi(tc->result.l1, TD_NR_L1, centi);
 	return true;
 }
 
@@ -60,14 +57,19 @@ static int td_level1_show(struct seq_file *s, void *unused)
 {
 	struct td_cpu *tc = s->private;
 	u32 centi[TD_NR_L1];
-	unsigned int i, n;
+	unsigned int i;
 	bool ok;
 
 	mutex_lock(&tc->lock);
-	n = td_nr_l1(tc->model);
 	ok = td_l1_centi(tc, centi);
-	for (i = 0; i < n; i++) {
-		if (ok)
+	for (i = 0; i < TD_NR_L1; i++) {
+		const struct td_model *m = tc->model;
+		bool has = m && td_model_has_l1(m, i);
+
+		/* the four common nodes always; the others where they exist */
+		if (i >= TD_SMT_CONTENTION && !has)
+			continue;
+		if (ok && has)
 			seq_printf(s, "%s %u.%02u\n", td_l1_names[i],
 				   centi[i] / 100, centi[i] % 100);
 		else
@@ -144,7 +146,8 @@ static int td_info_show(struct seq_file *s, void *unused)
 	else
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
 	seq_printf(s, "counters %u\n", open);
-	seq_printf(s, "multiplexed %s\n", tc->mux_ppm < TD_PPM ? "yes" : "no");
+	seq_printf(s, "multiplexed %s\n", !tc->seq ? "n/a" :
+		   tc->mux_ppm < TD_PPM ? "yes" : "no");
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);
 	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");

@@ -29,7 +29,8 @@ MODULE_PARM_DESC(interval_ms, "sampling interval, 10-60000 ms (also in debugfs)"
 
 const struct td_model * const td_models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
-	&td_model_zen5, &td_model_neoverse_n2, &td_model_neoverse_v2,
+	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
+	&td_model_neoverse_v2,
 };
 
 const unsigned int td_nr_models = ARRAY_SIZE(td_models);
@@ -51,6 +52,7 @@ const char *td_state_name(enum td_state s)
 	static const char * const names[] = {
 		[TD_STATE_OFFLINE] = "offline",
 		[TD_STATE_UNSUPPORTED] = "unsupported",
+		[TD_STATE_NO_PMU] = "no-pmu",
 		[TD_STATE_ERROR] = "error",
 		[TD_STATE_WAITING] = "waiting",
 		[TD_STATE_OK] = "ok",
@@ -71,7 +73,7 @@ static int __init topdown_init(void)
 			if (!strcmp(model, td_models[i]->name))
 				td_forced_model = td_models[i];
 		if (!td_forced_model) {
-			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n2 neoverse-v2)\n",
+			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-v2)\n",
 			       model);
 			return -EINVAL;
 		}

@@ -17,6 +17,29 @@ unsigned int td_model_nr_events(const struct td_model *m, unsigned int level)
 	return i;
 }
 
+/**
+ * td_model_has_l1() - whether a model measures a Level 1 node
+ * @m:    the model
+ * @node: the node
+ *
+ * The nodes a model does not measure are 0 in its results and are shown as
+ * n/a (retiring, bad speculation of a cycle-based model) or not at all.
+ */
+bool td_model_has_l1(const struct td_model *m, enum td_l1 node)
+{
+	switch (node) {
+	case TD_RETIRING:
+	case TD_BAD_SPECULATION:
+		return !m->cycle_based;
+	case TD_SMT_CONTENTION:
+		return m->vendor == TD_AMD;
+	case TD_NOT_STALLED:
+		return m->cycle_based;
+	default:
+		return true;
+	}
+}
+
 /* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
 const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
 	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },

@@ -15,13 +15,19 @@ enum td_vendor {
 	TD_ARM,
 };
 
-/* Level 1 nodes; smt_contention exists on AMD Zen only */
+/*
+ * Level 1 nodes; smt_contention exists on AMD Zen only.  A cycle-based model
+ * (Neoverse N1) has no slots: it gives frontend and backend as stalled
+ * cycles and the rest as not_stalled (retiring and bad speculation, which
+ * it cannot tell apart).
+ */
 enum td_l1 {
 	TD_RETIRING,
 	TD_BAD_SPECULATION,
 	TD_FRONTEND_BOUND,
 	TD_BACKEND_BOUND,
 	TD_SMT_CONTENTION,
+	TD_NOT_STALLED,
 	TD_NR_L1,
 };
 
@@ -71,6 +77,7 @@ struct td_result {
  * @nr_events: how many
  * @smt_only:  bitmap of events only needed when SMT is on (AnyThread)
  * @nosmt_only: bitmap of events only needed when SMT is off
+ * @cycle_based: Level 1 is in cycles, not slots (see enum td_l1)
  * @compute:   the formulas: @c holds one scaled delta per event, @smt is
  *             true when the core's other thread is online; returns 0, or
  *             -ENODATA when no slots were counted (idle: nothing to divide)
@@ -82,18 +89,21 @@ struct td_model {
 	const struct td_event *events;
 	unsigned int nr_events;
 	u32 smt_only, nosmt_only;
+	bool cycle_based;
 	int (*compute)(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r);
 };
 
 extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
 extern const struct td_model td_model_zen4, td_model_zen5;
-extern const struct td_model td_model_neoverse_n2, td_model_neoverse_v2;
+extern const struct td_model td_model_neoverse_n1, td_model_neoverse_n2;
+extern const struct td_model td_model_neoverse_v2;
 
 #define TD_NR_PAIRS	4
 extern const unsigned int td_l2_pairs[TD_NR_PAIRS][3];
 
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
+bool td_model_has_l1(const struct td_model *m, enum td_l1 node);
 void td_finish(struct td_result *r);
 
 #endif /* _TD_MODEL_H */

@@ -9,11 +9,12 @@
 #include <linux/workqueue.h>
 #include "td_model.h"
 
-#define TD_MAX_EVENTS	24
+#define TD_MAX_EVENTS	32	/* the smt_only bitmaps are u32 */
 
 enum td_state {
 	TD_STATE_OFFLINE,	/* CPU offline: no counters */
 	TD_STATE_UNSUPPORTED,	/* no model for this CPU */
+	TD_STATE_NO_PMU,	/* no PMU takes the events (a VM without one) */
 	TD_STATE_ERROR,		/* a counter could not be created: see err */
 	TD_STATE_WAITING,	/* counters created, no complete interval yet */
 	TD_STATE_OK,

@@ -36,6 +36,18 @@ check "unknown CPU: dmesg names the CPU" bash -c 'dmesg | grep -q "topdown: cpu0
 check "unknown CPU: level1 is n/a, not numbers" grep -qx "retiring n/a" $TD/cpu0/level1
 rmmod topdown
 
+# No PMU (this guest: QEMU TCG has none): topdown loads in state no-pmu.
+check "the guest has no hardware PMU (no cpu PMU in sysfs)" [ ! -e /sys/bus/event_source/devices/cpu ]
+check "no PMU: loads with model=spr on raw events" insmod "$TD_KO_DIR/topdown.ko" model=spr
+check "no PMU: state no-pmu ($(state_of 0))" [ "$(state_of 0)" = no-pmu ]
+check "no PMU: dmesg says so" bash -c 'dmesg | tail -5 | grep -q "topdown: cpu0: no PMU takes raw events (a VM without PMU passthrough?)"'
+check "no PMU: level1 is n/a" grep -qx "frontend_bound n/a" $TD/cpu0/level1
+check "no PMU: stats count the errors" awk '$1 == "errors" && $2 > 0 { f = 1 } END { exit !f }' $TD/stats
+rmmod topdown
+check "pmu_type of no PMU: loads" insmod "$TD_KO_DIR/topdown.ko" model=spr pmu_type=4242
+check "pmu_type of no PMU: state no-pmu ($(state_of 0))" [ "$(state_of 0)" = no-pmu ]
+rmmod topdown
+
 td_load model=spr -- model=spr interval_ms=100
 ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
 check "files for every possible CPU" [ "$(ls -d $TD/cpu*/ | wc -l)" -eq "$(($(cat /sys/devices/system/cpu/possible | sed 's/.*-//') + 1))" ]

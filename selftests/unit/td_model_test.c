@@ -222,12 +222,60 @@ TEST(neoverse_v2_all_stalled)
 	EXPECT_EQ(TD_PPM, l1_sum(&r));
 }
 
+TEST(neoverse_n1_cycle_based)
+{
+	/*
+	 * cycles 1000: STALL_FRONTEND 250 = 25 %, STALL_BACKEND 333 = 33.3 %;
+	 * not stalled 41.7 %; retiring and bad speculation are not measured.
+	 */
+	const u64 c[] = { 1000, 250, 333 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_n1.compute(&td_model_neoverse_n1, c,
+						  false, &r));
+	EXPECT_EQ(250000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(333000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(417000, r.l1[TD_NOT_STALLED]);
+	EXPECT_EQ(0, r.l1[TD_RETIRING]);
+	EXPECT_EQ(0, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_FALSE(r.has_l2);
+	EXPECT_FALSE(td_model_has_l1(&td_model_neoverse_n1, TD_RETIRING));
+	EXPECT_TRUE(td_model_has_l1(&td_model_neoverse_n1, TD_NOT_STALLED));
+	EXPECT_FALSE(td_model_has_l1(&td_model_spr, TD_NOT_STALLED));
+	EXPECT_TRUE(td_model_has_l1(&td_model_zen4, TD_SMT_CONTENTION));
+}
+
+TEST(neoverse_n1_overlapping_stalls)
+{
+	/* stalls counted at both ends over 100 %: scaled to exactly 100 %, no negative */
+	const u64 c[] = { 1000, 700, 600, };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_n1.compute(&td_model_neoverse_n1, c,
+						  false, &r));
+	EXPECT_EQ(538462, r.l1[TD_FRONTEND_BOUND]);	/* 700 / 1300 */
+	EXPECT_EQ(461538, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(0, r.l1[TD_NOT_STALLED]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_EQ(-ENODATA, td_model_neoverse_n1.compute(&td_model_neoverse_n1,
+			(const u64[]){ 0, 0, 0 }, false, &r));
+}
+
 TEST(level_event_counts)
 {
+	/* Level 3 adds the memory events of the clock-tick nodes (README) */
 	EXPECT_EQ(5, td_model_nr_events(&td_model_spr, 1));
 	EXPECT_EQ(9, td_model_nr_events(&td_model_spr, 2));
+	EXPECT_EQ(17, td_model_nr_events(&td_model_spr, 3));
 	EXPECT_EQ(6, td_model_nr_events(&td_model_icl, 1));
+	EXPECT_EQ(19, td_model_nr_events(&td_model_icl, 2));
+	EXPECT_EQ(29, td_model_nr_events(&td_model_icl, 3));
 	EXPECT_EQ(7, td_model_nr_events(&td_model_skl, 1));
+	EXPECT_EQ(17, td_model_nr_events(&td_model_skl, 2));
+	EXPECT_EQ(26, td_model_nr_events(&td_model_skl, 3));
+	EXPECT_EQ(12, td_model_nr_events(&td_model_zen4, 3));
+	EXPECT_EQ(3, td_model_nr_events(&td_model_neoverse_n1, 3));
 }
 
 TEST_HARNESS_MAIN

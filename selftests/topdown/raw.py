@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""topdown.ko level=3 on tdsim: cpuN/raw must be consistent with the
+ground-truth profile.  Per model: every event of the level is listed and
+counted; the clock rate is the profile's freq_mhz; slots are width x cycles;
+totals grow by the deltas; and, for the Intel models, perf's clock-tick
+Level 3/4 memory formulas (skl/icl/spr-metrics.json), applied here in Python
+to the raw deltas, give the profile's memory nodes within 1 point.
+"""
+import os
+import subprocess
+import time
+
+KO = os.environ["TD_KO_DIR"]
+SIM = "/sys/kernel/debug/tdsim"
+TD = "/sys/kernel/debug/topdown"
+T = [0, 0]
+# events opened at level 3 (README's event budget; skl opens both SMT forms)
+LEVEL3_EVENTS = {"skl": 26, "icl": 29, "spr": 17, "zen4": 12, "zen5": 12,
+                 "neoverse-n1": 3, "neoverse-n2": 7, "neoverse-v2": 7}
+CLOCK = {"skl": "CPU_CLK_UNHALTED.THREAD", "icl": "CPU_CLK_UNHALTED.THREAD",
+         "spr": "CPU_CLK_UNHALTED.THREAD", "zen4": "ls_not_halted_cyc",
+         "zen5": "ls_not_halted_cyc", "neoverse-n1": "CPU_CYCLES",
+         "neoverse-n2": "CPU_CYCLES", "neoverse-v2": "CPU_CYCLES"}
+WIDTH = {"icl": 5, "spr": 6}
+PROFILES = [
+    "retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
+    "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
+    "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
+    "mem_bandwidth=2 mem_latency=3 freq_mhz=2000",
+    "retiring=20 bad_speculation=5 frontend_bound=15 backend_bound=60 "
+    "heavy_operations=2 branch_mispredicts=4 fetch_latency=10 memory_bound=45 "
+    "l1_bound=10 l2_bound=6 l3_bound=5 dram_bound=15 store_bound=4 "
+    "mem_bandwidth=7 mem_latency=5 freq_mhz=3100",
+]
+MEM_NODES = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound",
+             "mem_bandwidth", "mem_latency"]
+
+
+def tap(ok, name):
+    T[0] += 1
+    T[1] += not ok
+    print(f"{'ok' if ok else 'not ok'} {T[0]} - topdown_raw: {name}", flush=True)
+
+
+def sh(*cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def info(cpu):
+    return dict(line.split(" ", 1) for line in open(f"{TD}/cpu{cpu}/info").read().splitlines())
+
+
+def raw(cpu):
+    """name -> (delta, total, enabled_ns, running_ns)"""
+    out = {}
+    for line in open(f"{TD}/cpu{cpu}/raw"):
+        f = line.split()
+        out[f[0]] = tuple(int(x) for x in f[1:5])
+    return out
+
+
+def snapshot(cpu):
+    """(seq, raw) of one interval: raw read between two equal seq reads"""
+    for _ in range(20):
+        seq = int(info(cpu)["seq"])
+        r = raw(cpu)
+        if int(info(cpu)["seq"]) == seq:
+            return seq, r
+    return -1, {}
+
+
+def settle(cpus, n):
+    start = {c: int(info(c)["seq"]) for c in cpus}
+    for _ in range(400):
+        time.sleep(0.05)
+        if all(int(info(c)["seq"]) >= start[c] + n for c in cpus):
+            return True
+    return False
+
+
+def memory_nodes(model, r):
+    """perf's formulas, on rates per ns (each count has its own window)"""
+    def v(name):
+        d, _, en, _ = r[name]
+        return d / en
+
+    clks = v("CPU_CLK_UNHALTED.THREAD")
+    out = {}
+    if model == "spr":
+        out["l1_bound"] = max((v("EXE_ACTIVITY.BOUND_ON_LOADS") -
+                               v("MEMORY_ACTIVITY.STALLS_L1D_MISS")) / clks, 0)
+        out["l2_bound"] = (v("MEMORY_ACTIVITY.STALLS_L1D_MISS") -
+                           v("MEMORY_ACTIVITY.STALLS_L2_MISS")) / clks
+        out["l3_bound"] = (v("MEMORY_ACTIVITY.STALLS_L2_MISS") -
+                           v("MEMORY_ACTIVITY.STALLS_L3_MISS")) / clks
+        out["dram_bound"] = v("MEMORY_ACTIVITY.STALLS_L3_MISS") / clks
+    else:
+        fb_full = v("L1D_PEND_MISS.FB_FULL:c1" if model == "skl"
+                    else "L1D_PEND_MISS.FB_FULL_PERIODS")
+        l1d, l2m = v("CYCLE_ACTIVITY.STALLS_L1D_MISS"), v("CYCLE_ACTIVITY.STALLS_L2_MISS")
+        l3m = v("CYCLE_ACTIVITY.STALLS_L3_MISS")
+        hit = v("MEM_LOAD_RETIRED.L2_HIT") * (1 + v("MEM_LOAD_RETIRED.FB_HIT") /
+                                              v("MEM_LOAD_RETIRED.L1_MISS"))
+        out["l1_bound"] = max((v("CYCLE_ACTIVITY.STALLS_MEM_ANY") - l1d) / clks, 0)
+        out["l2_bound"] = hit / (hit + fb_full) * ((l1d - l2m) / clks)
+        out["l3_bound"] = (l2m - l3m) / clks
+        out["dram_bound"] = l3m / clks + (l1d - l2m) / clks - out["l2_bound"]
+    out["store_bound"] = v("EXE_ACTIVITY.BOUND_ON_STORES") / clks
+    c4 = v("OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4")
+    cyc = v("OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD")
+    out["mem_bandwidth"] = min(clks, c4) / clks
+    out["mem_latency"] = min(clks, cyc) / clks - out["mem_bandwidth"]
+    return {k: 100 * x for k, x in out.items()}
+
+
+def check_model(model, cpus):
+    sh("rmmod", "topdown")
+    sh("rmmod", "tdsim")
+    r1 = sh("insmod", f"{KO}/tdsim.ko", f"model={model}")
+    typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
+    r2 = sh("insmod", f"{KO}/topdown.ko", f"model={model}", f"pmu_type={typ}",
+            "level=3", "interval_ms=500")
+    if r1.returncode or r2.returncode:
+        tap(False, f"{model}: tdsim and topdown level=3 load ({r1.stderr}{r2.stderr})")
+        return
+    for rnd, prof in enumerate(PROFILES):
+        want = {k: float(v) for k, v in (x.split("=") for x in prof.split())}
+        text = prof + (" smt_contention=0" if model.startswith("zen") else "")
+        for cpu in cpus:
+            with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
+                f.write(text)
+        settle(cpus, 3)
+        for cpu in cpus:
+            tag = f"{model} cpu{cpu} profile {rnd}"
+            r = raw(cpu)
+            tap(len(r) == LEVEL3_EVENTS[model],
+                f"{tag}: raw lists the {LEVEL3_EVENTS[model]} events of level 3 ({len(r)})")
+            tap(all(en > 0 and 0 < run <= en for _, _, en, run in r.values()),
+                f"{tag}: every event counted (0 < running <= enabled)")
+            d, _, en, _ = r[CLOCK[model]]
+            mhz = d / en * 1000
+            tap(abs(mhz / want["freq_mhz"] - 1) < 0.01,
+                f"{tag}: {CLOCK[model]} runs at {mhz:.1f} MHz (profile {want['freq_mhz']:.0f})")
+            if model in WIDTH:
+                sd, _, sen, _ = r["TOPDOWN.SLOTS"]
+                ratio = (sd / sen) / (d / en)
+                tap(abs(ratio - WIDTH[model]) < 0.01 * WIDTH[model],
+                    f"{tag}: TOPDOWN.SLOTS = {ratio:.3f} x cycles (width {WIDTH[model]})")
+            if model in ("skl", "icl", "spr"):
+                got = memory_nodes(model, r)
+                err = max(abs(got[k] - want[k]) for k in MEM_NODES)
+                tap(err <= 1.0, f"{tag}: perf's memory formulas on raw within 1 point "
+                    f"(max error {err:.3f}; " +
+                    " ".join(f"{k}={got[k]:.2f}" for k in MEM_NODES) + ")")
+        # totals: the next interval's total is this total plus its delta
+        for cpu in cpus:
+            seq0, r0 = snapshot(cpu)
+            for _ in range(200):
+                time.sleep(0.02)
+                if int(info(cpu)["seq"]) > seq0:
+                    break
+            seq1, r = snapshot(cpu)
+            ok = seq1 == seq0 + 1 and all(r[k][1] == r0[k][1] + r[k][0] for k in r)
+            tap(ok, f"{model} cpu{cpu} profile {rnd}: each total grows by the next "
+                f"interval's delta (seq {seq0} -> {seq1})")
+    sh("rmmod", "topdown")
+    sh("rmmod", "tdsim")
+
+
+def main():
+    cpus = sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")
+                  if d.startswith("cpu") and d[3:].isdigit())
+    for model in LEVEL3_EVENTS:
+        check_model(model, cpus)
+    print(f"# topdown_raw: {T[0] - T[1]} passed, {T[1]} failed")
+
+
+main()
