@@ -165,6 +165,7 @@ static void td_sample(struct work_struct *work)
 		if (td_level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
 	}
+	td_nl_notify(tc);
 	mutex_unlock(&tc->lock);
 
 	spin_lock(&td_stats_lock);

@@ -198,7 +198,7 @@ static ssize_t td_interval_write(struct file *file, const char __user *ubuf,
 	int ret;
 
 	ret = kstrtouint_from_user(ubuf, count, 10, &ms);
-	if (ret || ms < 10 || ms > 60000) {
+	if (ret || ms < TD_INTERVAL_MIN_MS || ms > TD_INTERVAL_MAX_MS) {
 		pr_info("interval_ms: want 10..60000 ms; kept %u\n",
 			READ_ONCE(td_interval_ms));
 		return -EINVAL;

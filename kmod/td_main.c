@@ -40,7 +40,14 @@ struct td_stats td_stats;
 DEFINE_SPINLOCK(td_stats_lock);
 
 static struct td_cpu *td_cpus;
+
+/*
+ * protects td_hp_state, td_hp_active and td_exiting: a level change closes
+ * and reopens every CPU
+ */
+static DEFINE_MUTEX(td_config_mutex);
 static enum cpuhp_state td_hp_state;
+static bool td_hp_active, td_exiting;
 
 struct td_cpu *td_cpu(unsigned int cpu)
 {
@@ -63,6 +70,56 @@ const char *td_state_name(enum td_state s)
 	return names[s];
 }
 
+static int td_hp_setup(void)
+{
+	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
+				    td_cpu_online, td_cpu_offline);
+
+	if (ret < 0)
+		return ret;
+	td_hp_state = ret;
+	td_hp_active = true;
+	return 0;
+}
+
+static void td_hp_remove(void)
+{
+	if (td_hp_active)
+		cpuhp_remove_state(td_hp_state);
+	td_hp_active = false;
+}
+
+/**
+ * td_set_level() - count another level: close and reopen every CPU's counters
+ * @level: 1, 2 or 3, checked by the caller
+ *
+ * The events are ordered by level, so each keeps its index and its
+ * cumulative total.  Returns 0 or the errno of the CPU hotplug state.
+ */
+int td_set_level(unsigned int level)
+{
+	int ret = 0;
+
+	mutex_lock(&td_config_mutex);
+	if (td_exiting) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (level == READ_ONCE(td_level) && td_hp_active)
+		goto unlock;
+	td_hp_remove();
+	WRITE_ONCE(td_level, level);
+	ret = td_hp_setup();
+	if (ret)
+		pr_err("level=%u: cannot set up CPU hotplug: %d; nothing counts\n",
+		       level, ret);
+	else
+		pr_info("level %u\n", level);
+unlock:
+	mutex_unlock(&td_config_mutex);
+	return ret;
+}
+
 static int __init topdown_init(void)
 {
 	unsigned int cpu, i;
@@ -82,7 +139,8 @@ static int __init topdown_init(void)
 		pr_err("level=%u: must be 1, 2 or 3\n", td_level);
 		return -EINVAL;
 	}
-	if (td_interval_ms < 10 || td_interval_ms > 60000) {
+	if (td_interval_ms < TD_INTERVAL_MIN_MS ||
+	    td_interval_ms > TD_INTERVAL_MAX_MS) {
 		pr_err("interval_ms=%u: must be 10..60000\n", td_interval_ms);
 		return -EINVAL;
 	}
@@ -94,18 +152,24 @@ static int __init topdown_init(void)
 		td_cpu_init(&td_cpus[cpu], cpu);
 
 	td_debugfs_init();
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
-				td_cpu_online, td_cpu_offline);
-	if (ret < 0) {
-		pr_err("cpuhp_setup_state: %d\n", ret);
+	/* before the first sample: the sampling work notifies through it */
+	ret = td_nl_init();
+	if (ret) {
+		pr_err("genl_register_family: %d\n", ret);
 		goto err_debugfs;
 	}
-	td_hp_state = ret;
+	ret = td_hp_setup();
+	if (ret) {
+		pr_err("cpuhp_setup_state: %d\n", ret);
+		goto err_nl;
+	}
 	pr_info("level %u, interval %u ms%s%s\n", td_level, td_interval_ms,
 		td_forced_model ? ", model=" : "",
 		td_forced_model ? td_forced_model->name : "");
 	return 0;
 
+err_nl:
+	td_nl_exit();
 err_debugfs:
 	td_debugfs_exit();
 	kfree(td_cpus);
@@ -114,9 +178,14 @@ err_debugfs:
 
 static void __exit topdown_exit(void)
 {
-	/* no reader left in a file before the state it reads goes */
+	/* sampling (and so notifying) stops, and no command sets it up again */
+	mutex_lock(&td_config_mutex);
+	td_exiting = true;
+	td_hp_remove();
+	mutex_unlock(&td_config_mutex);
+	/* waits for commands in flight; then no reader is left in any file */
+	td_nl_exit();
 	td_debugfs_exit();
-	cpuhp_remove_state(td_hp_state);
 	kfree(td_cpus);
 }
 
@@ -124,3 +193,4 @@ module_init(topdown_init);
 module_exit(topdown_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("topdown: always-on Top-Down Microarchitecture Analysis");
+MODULE_VERSION(TD_VERSION);

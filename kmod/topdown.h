@@ -9,7 +9,10 @@
 #include <linux/workqueue.h>
 #include "td_model.h"
 
+#define TD_VERSION	"0.4"
 #define TD_MAX_EVENTS	32	/* the smt_only bitmaps are u32 */
+#define TD_INTERVAL_MIN_MS	10
+#define TD_INTERVAL_MAX_MS	60000
 
 enum td_state {
 	TD_STATE_OFFLINE,	/* CPU offline: no counters */
@@ -88,11 +91,17 @@ extern spinlock_t td_stats_lock;
 
 struct td_cpu *td_cpu(unsigned int cpu);
 const char *td_state_name(enum td_state s);
+int td_set_level(unsigned int level);
 
 /* td_cpu.c */
 int td_cpu_online(unsigned int cpu);
 int td_cpu_offline(unsigned int cpu);
 void td_cpu_init(struct td_cpu *tc, unsigned int cpu);
+
+/* td_netlink.c */
+int td_nl_init(void);
+void td_nl_exit(void);
+void td_nl_notify(struct td_cpu *tc);
 
 /* td_debugfs.c */
 void td_debugfs_init(void);

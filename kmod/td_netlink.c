@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: the generic netlink family "topdown" (uapi/linux/topdown.h,
+ * spec uapi/topdown.yaml).
+ *
+ * The counters are a side channel, like perf's CPU-wide events, so every
+ * command needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace,
+ * and so does joining the "samples" group.  The family is not netnsok: it
+ * exists in the initial network namespace only.
+ *
+ * Each CPU's sampling work multicasts its own sample at the end of each
+ * interval: one message per CPU, whatever the number of CPUs, and none
+ * built while no one listens.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <net/genetlink.h>
+#include "linux/topdown.h"
+#include "td_compat.h"
+#include "topdown.h"
+
+static struct genl_family td_genl_family;
+
+/* the opener of the socket and the caller both: as netlink_capable() */
+static bool td_nl_capable(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_PERFMON) ||
+	       netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
+#define TD_EPERM_MSG	"topdown needs CAP_PERFMON or CAP_SYS_ADMIN"
+
+/* enum topdown_state flags of a CPU; under tc->lock */
+static u32 td_nl_state(const struct td_cpu *tc)
+{
+	static const u32 flags[] = {
+		[TD_STATE_OFFLINE] = TOPDOWN_STATE_OFFLINE,
+		[TD_STATE_UNSUPPORTED] = TOPDOWN_STATE_UNSUPPORTED,
+		[TD_STATE_NO_PMU] = TOPDOWN_STATE_NO_PMU,
+		[TD_STATE_ERROR] = TOPDOWN_STATE_ERROR,
+		[TD_STATE_WAITING] = TOPDOWN_STATE_WAITING,
+		[TD_STATE_OK] = 0,
+		[TD_STATE_IDLE] = TOPDOWN_STATE_IDLE,
+		[TD_STATE_NOT_COUNTED] = TOPDOWN_STATE_NOT_COUNTED,
+	};
+	u32 f = flags[tc->state];
+
+	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
+	     tc->state == TD_STATE_NOT_COUNTED) && tc->mux_ppm < TD_PPM)
+		f |= TOPDOWN_STATE_MULTIPLEXED;
+	return f;
+}
+
+static int td_nl_put_levels(struct sk_buff *skb, const struct td_cpu *tc)
+{
+	static const int l1_attr[TD_NR_L1] = {
+		[TD_RETIRING] = TOPDOWN_A_LEVEL1_RETIRING,
+		[TD_BAD_SPECULATION] = TOPDOWN_A_LEVEL1_BAD_SPECULATION,
+		[TD_FRONTEND_BOUND] = TOPDOWN_A_LEVEL1_FRONTEND_BOUND,
+		[TD_BACKEND_BOUND] = TOPDOWN_A_LEVEL1_BACKEND_BOUND,
+		[TD_SMT_CONTENTION] = TOPDOWN_A_LEVEL1_SMT_CONTENTION,
+		[TD_NOT_STALLED] = TOPDOWN_A_LEVEL1_NOT_STALLED,
+	};
+	static const int l2_attr[TD_NR_L2] = {
+		[TD_LIGHT_OPERATIONS] = TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS,
+		[TD_HEAVY_OPERATIONS] = TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS,
+		[TD_BRANCH_MISPREDICTS] = TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS,
+		[TD_MACHINE_CLEARS] = TOPDOWN_A_LEVEL2_MACHINE_CLEARS,
+		[TD_FETCH_LATENCY] = TOPDOWN_A_LEVEL2_FETCH_LATENCY,
+		[TD_FETCH_BANDWIDTH] = TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH,
+		[TD_MEMORY_BOUND] = TOPDOWN_A_LEVEL2_MEMORY_BOUND,
+		[TD_CORE_BOUND] = TOPDOWN_A_LEVEL2_CORE_BOUND,
+	};
+	struct nlattr *nest;
+	unsigned int i;
+
+	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_LEVEL1);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < TD_NR_L1; i++)
+		if (td_model_has_l1(tc->model, i) &&
+		    nla_put_u32(skb, l1_attr[i], tc->result.l1[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	if (!tc->result.has_l2)
+		return 0;
+	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_LEVEL2);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < TD_NR_L2; i++)
+		if (nla_put_u32(skb, l2_attr[i], tc->result.l2[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int td_nl_put_counts(struct sk_buff *skb, const struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		const struct td_counter *k = &tc->ctr[i];
+		struct nlattr *nest;
+
+		if (!k->event && tc->state != TD_STATE_OFFLINE)
+			continue;	/* not opened with this SMT setting */
+		nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_COUNT);
+		if (!nest ||
+		    nla_put_u32(skb, TOPDOWN_A_COUNT_ID, i) ||
+		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_DELTA, k->delta,
+				      TOPDOWN_A_COUNT_PAD) ||
+		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_TOTAL, k->total,
+				      TOPDOWN_A_COUNT_PAD) ||
+		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_ENABLED, k->d_enabled,
+				      TOPDOWN_A_COUNT_PAD) ||
+		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_RUNNING, k->d_running,
+				      TOPDOWN_A_COUNT_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* one sample message; under tc->lock */
+static int td_nl_fill_sample(struct sk_buff *skb, const struct td_cpu *tc,
+			     u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &td_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TOPDOWN_A_SAMPLE_CPU, tc->cpu) ||
+	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_SEQ, tc->seq,
+			      TOPDOWN_A_SAMPLE_PAD) ||
+	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_START_NS, tc->start_ns,
+			      TOPDOWN_A_SAMPLE_PAD) ||
+	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_END_NS, tc->end_ns,
+			      TOPDOWN_A_SAMPLE_PAD) ||
+	    nla_put_u32(skb, TOPDOWN_A_SAMPLE_STATE, td_nl_state(tc)))
+		goto cancel;
+	if (tc->state == TD_STATE_ERROR &&
+	    nla_put_s32(skb, TOPDOWN_A_SAMPLE_ERRNO, tc->err))
+		goto cancel;
+	if (tc->model &&
+	    nla_put_string(skb, TOPDOWN_A_SAMPLE_MODEL, tc->model->name))
+		goto cancel;
+	if (tc->state == TD_STATE_OK && td_nl_put_levels(skb, tc))
+		goto cancel;
+	if (tc->model && td_nl_put_counts(skb, tc))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* A sample: at most TD_MAX_EVENTS counts of 5 attributes, well under this. */
+#define TD_SAMPLE_SIZE	NLMSG_GOODSIZE
+
+static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TOPDOWN_A_SAMPLE_CPU];
+	struct sk_buff *msg;
+	struct td_cpu *tc;
+	u32 cpu;
+	int ret;
+
+	if (!td_nl_capable(skb)) {
+		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	if (!attr) {
+		NL_SET_ERR_MSG(info->extack, "missing attribute: cpu");
+		return -EINVAL;
+	}
+	cpu = nla_get_u32(attr);
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "cpu: not a possible CPU");
+		return -EINVAL;
+	}
+	msg = genlmsg_new(TD_SAMPLE_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	tc = td_cpu(cpu);
+	mutex_lock(&tc->lock);
+	ret = td_nl_fill_sample(msg, tc, info->snd_portid, info->snd_seq, 0,
+				TOPDOWN_CMD_GET_SAMPLE);
+	mutex_unlock(&tc->lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int td_nl_dump_start(struct netlink_callback *cb)
+{
+	if (!td_nl_capable(cb->skb)) {
+		NL_SET_ERR_MSG(cb->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	cb->args[0] = 0;	/* the next CPU */
+	return 0;
+}
+
+static int td_nl_dump_sample(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int cpu;
+
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		struct td_cpu *tc = td_cpu(cpu);
+		int ret;
+
+		if (!cpu_possible(cpu))
+			continue;
+		mutex_lock(&tc->lock);
+		ret = td_nl_fill_sample(skb, tc, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					TOPDOWN_CMD_GET_SAMPLE);
+		mutex_unlock(&tc->lock);
+		if (ret)
+			break;	/* full: this CPU goes first in the next skb */
+	}
+	cb->args[0] = cpu;
+	return skb->len;
+}
+
+static size_t td_nl_info_size(void)
+{
+	size_t size = nla_total_size(sizeof(TD_VERSION)) + 2 * nla_total_size(4);
+	unsigned int i, j;
+
+	/* per possible CPU: nest, cpu, model name (at most 16), width, state */
+	size += num_possible_cpus() * (nla_total_size(0) + 3 * nla_total_size(4) +
+				       nla_total_size(16));
+	for (i = 0; i < td_nr_models; i++) {
+		const struct td_model *m = td_models[i];
+
+		size += 2 * nla_total_size(0) + nla_total_size(strlen(m->name) + 1) +
+			nla_total_size(4);
+		for (j = 0; j < m->nr_events; j++)
+			size += nla_total_size(0) + 2 * nla_total_size(4) +
+				nla_total_size(strlen(m->events[j].name) + 1) +
+				nla_total_size_64bit(8);
+	}
+	return size;
+}
+
+static int td_nl_put_model(struct sk_buff *skb, const struct td_model *m)
+{
+	struct nlattr *nest, *ev;
+	unsigned int j;
+
+	nest = nla_nest_start(skb, TOPDOWN_A_INFO_MODEL);
+	if (!nest ||
+	    nla_put_string(skb, TOPDOWN_A_MODEL_NAME, m->name) ||
+	    nla_put_u32(skb, TOPDOWN_A_MODEL_WIDTH, m->width) ||
+	    (m->cycle_based && nla_put_flag(skb, TOPDOWN_A_MODEL_CYCLE_BASED)))
+		return -EMSGSIZE;
+	for (j = 0; j < m->nr_events; j++) {
+		const struct td_event *e = &m->events[j];
+
+		ev = nla_nest_start(skb, TOPDOWN_A_MODEL_EVENT);
+		if (!ev ||
+		    nla_put_u32(skb, TOPDOWN_A_EVENT_ID, j) ||
+		    nla_put_string(skb, TOPDOWN_A_EVENT_NAME, e->name) ||
+		    nla_put_u64_64bit(skb, TOPDOWN_A_EVENT_CONFIG, e->config,
+				      TOPDOWN_A_EVENT_PAD) ||
+		    nla_put_u32(skb, TOPDOWN_A_EVENT_LEVEL, e->level))
+			return -EMSGSIZE;
+		nla_nest_end(skb, ev);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int td_nl_put_cpu(struct sk_buff *skb, struct td_cpu *tc)
+{
+	struct nlattr *nest;
+	int ret = -EMSGSIZE;
+
+	mutex_lock(&tc->lock);
+	nest = nla_nest_start(skb, TOPDOWN_A_INFO_CPU);
+	if (!nest ||
+	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_CPU, tc->cpu) ||
+	    (tc->model &&
+	     (nla_put_string(skb, TOPDOWN_A_CPU_INFO_MODEL, tc->model->name) ||
+	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_WIDTH, tc->model->width))) ||
+	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_STATE, td_nl_state(tc)))
+		goto unlock;
+	nla_nest_end(skb, nest);
+	ret = 0;
+unlock:
+	mutex_unlock(&tc->lock);
+	return ret;
+}
+
+static int td_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	unsigned int i, cpu;
+	void *hdr;
+
+	if (!td_nl_capable(skb)) {
+		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	msg = genlmsg_new(td_nl_info_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &td_genl_family, 0,
+				TOPDOWN_CMD_GET_INFO);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_string(msg, TOPDOWN_A_INFO_VERSION, TD_VERSION) ||
+	    nla_put_u32(msg, TOPDOWN_A_INFO_LEVEL, READ_ONCE(td_level)) ||
+	    nla_put_u32(msg, TOPDOWN_A_INFO_INTERVAL_MS,
+			READ_ONCE(td_interval_ms)))
+		goto nospace;
+	for_each_possible_cpu(cpu)
+		if (td_nl_put_cpu(msg, td_cpu(cpu)))
+			goto nospace;
+	for (i = 0; i < td_nr_models; i++)
+		if (td_nl_put_model(msg, td_models[i]))
+			goto nospace;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	/* td_nl_info_size() is an upper bound: a bug, not a user error */
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *ival = info->attrs[TOPDOWN_A_CONFIG_INTERVAL_MS];
+	struct nlattr *level = info->attrs[TOPDOWN_A_CONFIG_LEVEL];
+	u32 ms = 0, lvl = 0;
+
+	if (!td_nl_capable(skb)) {
+		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	if (!ival && !level) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set: give interval-ms and/or level");
+		return -EINVAL;
+	}
+	/* check everything before changing anything */
+	if (ival) {
+		ms = nla_get_u32(ival);
+		if (ms < TD_INTERVAL_MIN_MS || ms > TD_INTERVAL_MAX_MS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ival,
+					    "interval-ms: must be 10..60000");
+			return -EINVAL;
+		}
+	}
+	if (level) {
+		lvl = nla_get_u32(level);
+		if (lvl < 1 || lvl > 3) {
+			NL_SET_ERR_MSG_ATTR(info->extack, level,
+					    "level: must be 1, 2 or 3");
+			return -EINVAL;
+		}
+	}
+	if (ival)
+		WRITE_ONCE(td_interval_ms, ms);
+	if (level) {
+		int ret = td_set_level(lvl);
+
+		if (ret) {
+			NL_SET_ERR_MSG_ATTR(info->extack, level,
+					    "level: could not reopen the counters");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static const struct nla_policy td_sample_policy[TOPDOWN_A_SAMPLE_CPU + 1] = {
+	[TOPDOWN_A_SAMPLE_CPU] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy td_config_policy[TOPDOWN_A_CONFIG_MAX + 1] = {
+	[TOPDOWN_A_CONFIG_INTERVAL_MS] = { .type = NLA_U32 },
+	[TOPDOWN_A_CONFIG_LEVEL] = { .type = NLA_U32 },
+};
+
+/*
+ * No policy on GET_INFO: a family with resv_start_op 0 then takes no
+ * attribute at all.  Each command checks the capability itself, since
+ * GENL_ADMIN_PERM would ask for CAP_NET_ADMIN.
+ */
+static const struct genl_ops td_genl_ops[] = {
+	{
+		.cmd	= TOPDOWN_CMD_GET_INFO,
+		.doit	= td_nl_get_info,
+	},
+	{
+		.cmd	= TOPDOWN_CMD_GET_SAMPLE,
+		.doit	= td_nl_get_sample,
+		.start	= td_nl_dump_start,
+		.dumpit	= td_nl_dump_sample,
+		.policy	= td_sample_policy,
+		.maxattr = TOPDOWN_A_SAMPLE_CPU,
+	},
+	{
+		.cmd	= TOPDOWN_CMD_SET_CONFIG,
+		.doit	= td_nl_set_config,
+		.policy	= td_config_policy,
+		.maxattr = TOPDOWN_A_CONFIG_MAX,
+	},
+};
+
+#ifdef TD_HAVE_GENL_BIND
+/* joining "samples": runs in the joining task's context */
+static int td_nl_bind(int mcgrp)
+{
+	return perfmon_capable() ? 0 : -EPERM;
+}
+#endif
+
+enum { TD_MCGRP_SAMPLES };
+
+static const struct genl_multicast_group td_mcgrps[] = {
+	[TD_MCGRP_SAMPLES] = {
+		.name = TOPDOWN_MCGRP_SAMPLES,
+		.flags = TD_MCGRP_FLAGS,
+	},
+};
+
+static struct genl_family td_genl_family __ro_after_init = {
+	.name		= TOPDOWN_FAMILY_NAME,
+	.version	= TOPDOWN_FAMILY_VERSION,
+	.netnsok	= false,
+	.module		= THIS_MODULE,
+	.ops		= td_genl_ops,
+	.n_ops		= ARRAY_SIZE(td_genl_ops),
+	.mcgrps		= td_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(td_mcgrps),
+#ifdef TD_HAVE_GENL_BIND
+	.bind		= td_nl_bind,
+#endif
+};
+
+/**
+ * td_nl_notify() - multicast a CPU's just completed interval
+ * @tc: the CPU, under tc->lock
+ *
+ * Called by the CPU's sampling work.  Builds nothing while no one listens.
+ */
+void td_nl_notify(struct td_cpu *tc)
+{
+	struct sk_buff *msg;
+
+	if (!TD_CAN_NOTIFY ||
+	    !genl_has_listeners(&td_genl_family, &init_net, TD_MCGRP_SAMPLES))
+		return;
+	msg = genlmsg_new(TD_SAMPLE_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (td_nl_fill_sample(msg, tc, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast(&td_genl_family, msg, 0, TD_MCGRP_SAMPLES, GFP_KERNEL);
+}
+
+/** td_nl_init() - register the family */
+int td_nl_init(void)
+{
+	if (!TD_CAN_NOTIFY)
+		pr_info("no sample notifications: this kernel cannot restrict who joins a multicast group\n");
+	return genl_register_family(&td_genl_family);
+}
+
+/** td_nl_exit() - unregister it; waits for commands in flight */
+void td_nl_exit(void)
+{
+	genl_unregister_family(&td_genl_family);
+}
+
+MODULE_ALIAS_GENL_FAMILY(TOPDOWN_FAMILY_NAME);

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * topdown: per-CPU Top-Down Microarchitecture Analysis over generic netlink.
+ *
+ * The family "topdown" (TOPDOWN_FAMILY_NAME) exists in the initial network
+ * namespace only.  Every command, and joining the multicast group, needs
+ * CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace: the counters
+ * are a side channel, like perf's CPU-wide events.  Others get EPERM.
+ *
+ * TOPDOWN_CMD_GET_INFO (do) replies with the module's version, level and
+ * interval, one TOPDOWN_A_INFO_CPU nest per possible CPU (its model, slot
+ * width and state) and one TOPDOWN_A_INFO_MODEL nest per model the module
+ * knows, with its events: id, perf name, raw config and level.
+ *
+ * TOPDOWN_CMD_GET_SAMPLE replies with a CPU's latest completed interval:
+ * do, with TOPDOWN_A_SAMPLE_CPU; or dump, one message per possible CPU.
+ * A sample carries the interval's sequence number, its start and end
+ * (CLOCK_MONOTONIC ns), state flags (enum topdown_state), Level 1 and
+ * Level 2 in parts per million (Level 1 adds up to exactly 1000000, each
+ * Level 2 pair to its parent; both nests are absent when the interval has
+ * no valid fractions), and one TOPDOWN_A_SAMPLE_COUNT nest per raw event,
+ * whose id is the event's id in the model given by GET_INFO.  Counts are
+ * scaled for multiplexing; totals continue across CPU hotplug, so a
+ * listener that missed intervals takes the difference of two totals.
+ *
+ * TOPDOWN_CMD_SET_CONFIG sets the interval (10..60000 ms) and/or the level
+ * (1..3); a bad value is refused with EINVAL and an extack message naming
+ * the attribute, and nothing changes.
+ *
+ * TOPDOWN_CMD_SAMPLE_NTF, in the same form as a GET_SAMPLE reply, goes to
+ * the multicast group "samples" (TOPDOWN_MCGRP_SAMPLES) from each CPU at
+ * the end of each of its intervals: one message per CPU, so the size of a
+ * message does not grow with the number of CPUs.  Nothing is built while
+ * no one listens.
+ *
+ * u64 attributes are 64-bit aligned with a pad attribute of their set.
+ * The YNL spec of the family is uapi/topdown.yaml.
+ */
+#ifndef _UAPI_LINUX_TOPDOWN_H
+#define _UAPI_LINUX_TOPDOWN_H
+
+#define TOPDOWN_FAMILY_NAME	"topdown"
+#define TOPDOWN_FAMILY_VERSION	1
+
+/**
+ * enum topdown_state - State of a CPU's latest interval.
+ * @TOPDOWN_STATE_OFFLINE: The CPU is offline; it has no counters.
+ * @TOPDOWN_STATE_WAITING: Counters are open; no interval has completed yet.
+ * @TOPDOWN_STATE_IDLE: The interval counted no slots; nothing was divided.
+ * @TOPDOWN_STATE_UNSUPPORTED: No model for this CPU (give the module model=).
+ * @TOPDOWN_STATE_NO_PMU: No PMU takes the events (a VM without PMU passthrough).
+ * @TOPDOWN_STATE_ERROR: A counter could not be created; see the errno attribute.
+ * @TOPDOWN_STATE_NOT_COUNTED: A needed counter never ran in the interval; no fractions.
+ * @TOPDOWN_STATE_MULTIPLEXED: Some counter ran for only part of the interval (scaled).
+ */
+enum topdown_state {
+	TOPDOWN_STATE_OFFLINE = 1,
+	TOPDOWN_STATE_WAITING = 2,
+	TOPDOWN_STATE_IDLE = 4,
+	TOPDOWN_STATE_UNSUPPORTED = 8,
+	TOPDOWN_STATE_NO_PMU = 16,
+	TOPDOWN_STATE_ERROR = 32,
+	TOPDOWN_STATE_NOT_COUNTED = 64,
+	TOPDOWN_STATE_MULTIPLEXED = 128,
+};
+
+/**
+ * enum topdown_a_event - attributes: One raw event of a model.
+ * @TOPDOWN_A_EVENT_ID: (u32) Index of the event in its model; counts refer to it.
+ * @TOPDOWN_A_EVENT_NAME: (string) The event's name in perf's JSON (":cN" is with cmask N).
+ * @TOPDOWN_A_EVENT_CONFIG: (u64) The raw perf config.
+ * @TOPDOWN_A_EVENT_LEVEL: (u32) The lowest level that opens it (1, 2 or 3).
+ * @TOPDOWN_A_EVENT_PAD: (pad) Padding, for 64-bit alignment of the u64 attributes.
+ * @__TOPDOWN_A_EVENT_MAX: One more than the last.
+ * @TOPDOWN_A_EVENT_MAX: The last.
+ */
+enum topdown_a_event {
+	TOPDOWN_A_EVENT_ID = 1,
+	TOPDOWN_A_EVENT_NAME,
+	TOPDOWN_A_EVENT_CONFIG,
+	TOPDOWN_A_EVENT_LEVEL,
+	TOPDOWN_A_EVENT_PAD,
+
+	__TOPDOWN_A_EVENT_MAX,
+	TOPDOWN_A_EVENT_MAX = (__TOPDOWN_A_EVENT_MAX - 1)
+};
+
+/**
+ * enum topdown_a_model - attributes: A CPU model and its events.
+ * @TOPDOWN_A_MODEL_NAME: (string) As given to the module's model= parameter.
+ * @TOPDOWN_A_MODEL_WIDTH: (u32) Pipeline slots per cycle.
+ * @TOPDOWN_A_MODEL_CYCLE_BASED: (flag) Level 1 is in cycles (frontend, backend, not-stalled).
+ * @TOPDOWN_A_MODEL_EVENT: (nest of event, repeated) The model's events, in id order.
+ * @__TOPDOWN_A_MODEL_MAX: One more than the last.
+ * @TOPDOWN_A_MODEL_MAX: The last.
+ */
+enum topdown_a_model {
+	TOPDOWN_A_MODEL_NAME = 1,
+	TOPDOWN_A_MODEL_WIDTH,
+	TOPDOWN_A_MODEL_CYCLE_BASED,
+	TOPDOWN_A_MODEL_EVENT,
+
+	__TOPDOWN_A_MODEL_MAX,
+	TOPDOWN_A_MODEL_MAX = (__TOPDOWN_A_MODEL_MAX - 1)
+};
+
+/**
+ * enum topdown_a_cpu_info - attributes: One possible CPU.
+ * @TOPDOWN_A_CPU_INFO_CPU: (u32) The CPU number.
+ * @TOPDOWN_A_CPU_INFO_MODEL: (string) Its model's name; absent when unsupported.
+ * @TOPDOWN_A_CPU_INFO_WIDTH: (u32) Its model's slots per cycle.
+ * @TOPDOWN_A_CPU_INFO_STATE: (u32) Flags of its latest interval.
+ * @__TOPDOWN_A_CPU_INFO_MAX: One more than the last.
+ * @TOPDOWN_A_CPU_INFO_MAX: The last.
+ */
+enum topdown_a_cpu_info {
+	TOPDOWN_A_CPU_INFO_CPU = 1,
+	TOPDOWN_A_CPU_INFO_MODEL,
+	TOPDOWN_A_CPU_INFO_WIDTH,
+	TOPDOWN_A_CPU_INFO_STATE,
+
+	__TOPDOWN_A_CPU_INFO_MAX,
+	TOPDOWN_A_CPU_INFO_MAX = (__TOPDOWN_A_CPU_INFO_MAX - 1)
+};
+
+/**
+ * enum topdown_a_info - attributes: The module's configuration, CPUs and models.
+ * @TOPDOWN_A_INFO_VERSION: (string) Module version.
+ * @TOPDOWN_A_INFO_LEVEL: (u32) Deepest level counted (1, 2 or 3).
+ * @TOPDOWN_A_INFO_INTERVAL_MS: (u32) Sampling interval in milliseconds.
+ * @TOPDOWN_A_INFO_CPU: (nest of cpu-info, repeated) One per possible CPU.
+ * @TOPDOWN_A_INFO_MODEL: (nest of model, repeated) Every model the module knows.
+ * @__TOPDOWN_A_INFO_MAX: One more than the last.
+ * @TOPDOWN_A_INFO_MAX: The last.
+ */
+enum topdown_a_info {
+	TOPDOWN_A_INFO_VERSION = 1,
+	TOPDOWN_A_INFO_LEVEL,
+	TOPDOWN_A_INFO_INTERVAL_MS,
+	TOPDOWN_A_INFO_CPU,
+	TOPDOWN_A_INFO_MODEL,
+
+	__TOPDOWN_A_INFO_MAX,
+	TOPDOWN_A_INFO_MAX = (__TOPDOWN_A_INFO_MAX - 1)
+};
+
+/**
+ * enum topdown_a_level1 - attributes: Level 1 in parts per million, adding up to exactly 1000000.
+ * @TOPDOWN_A_LEVEL1_RETIRING: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL1_BAD_SPECULATION: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL1_FRONTEND_BOUND: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL1_BACKEND_BOUND: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL1_SMT_CONTENTION: (u32) AMD Zen only.
+ * @TOPDOWN_A_LEVEL1_NOT_STALLED: (u32) Cycle-based models only (retiring and bad speculation).
+ * @__TOPDOWN_A_LEVEL1_MAX: One more than the last.
+ * @TOPDOWN_A_LEVEL1_MAX: The last.
+ */
+enum topdown_a_level1 {
+	TOPDOWN_A_LEVEL1_RETIRING = 1,
+	TOPDOWN_A_LEVEL1_BAD_SPECULATION,
+	TOPDOWN_A_LEVEL1_FRONTEND_BOUND,
+	TOPDOWN_A_LEVEL1_BACKEND_BOUND,
+	TOPDOWN_A_LEVEL1_SMT_CONTENTION,
+	TOPDOWN_A_LEVEL1_NOT_STALLED,
+
+	__TOPDOWN_A_LEVEL1_MAX,
+	TOPDOWN_A_LEVEL1_MAX = (__TOPDOWN_A_LEVEL1_MAX - 1)
+};
+
+/**
+ * enum topdown_a_level2 - attributes: Level 2 in parts per million; each pair
+ * adds up to its parent.
+ * @TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_MACHINE_CLEARS: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_FETCH_LATENCY: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_MEMORY_BOUND: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_CORE_BOUND: (u32) Parts per million.
+ * @__TOPDOWN_A_LEVEL2_MAX: One more than the last.
+ * @TOPDOWN_A_LEVEL2_MAX: The last.
+ */
+enum topdown_a_level2 {
+	TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS = 1,
+	TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS,
+	TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS,
+	TOPDOWN_A_LEVEL2_MACHINE_CLEARS,
+	TOPDOWN_A_LEVEL2_FETCH_LATENCY,
+	TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH,
+	TOPDOWN_A_LEVEL2_MEMORY_BOUND,
+	TOPDOWN_A_LEVEL2_CORE_BOUND,
+
+	__TOPDOWN_A_LEVEL2_MAX,
+	TOPDOWN_A_LEVEL2_MAX = (__TOPDOWN_A_LEVEL2_MAX - 1)
+};
+
+/**
+ * enum topdown_a_count - attributes: One raw event's counts, scaled for multiplexing.
+ * @TOPDOWN_A_COUNT_ID: (u32) The event's id in its model.
+ * @TOPDOWN_A_COUNT_DELTA: (u64) Count in the interval.
+ * @TOPDOWN_A_COUNT_TOTAL: (u64) Cumulative count since load, across CPU hotplug.
+ * @TOPDOWN_A_COUNT_ENABLED: (u64) Nanoseconds enabled in the interval.
+ * @TOPDOWN_A_COUNT_RUNNING: (u64) Nanoseconds counting in the interval.
+ * @TOPDOWN_A_COUNT_PAD: (pad) Padding, for 64-bit alignment of the u64 attributes.
+ * @__TOPDOWN_A_COUNT_MAX: One more than the last.
+ * @TOPDOWN_A_COUNT_MAX: The last.
+ */
+enum topdown_a_count {
+	TOPDOWN_A_COUNT_ID = 1,
+	TOPDOWN_A_COUNT_DELTA,
+	TOPDOWN_A_COUNT_TOTAL,
+	TOPDOWN_A_COUNT_ENABLED,
+	TOPDOWN_A_COUNT_RUNNING,
+	TOPDOWN_A_COUNT_PAD,
+
+	__TOPDOWN_A_COUNT_MAX,
+	TOPDOWN_A_COUNT_MAX = (__TOPDOWN_A_COUNT_MAX - 1)
+};
+
+/**
+ * enum topdown_a_sample - attributes: One CPU's latest completed interval.
+ * @TOPDOWN_A_SAMPLE_CPU: (u32) The CPU number.
+ * @TOPDOWN_A_SAMPLE_SEQ: (u64) The interval's sequence number, one more each interval.
+ * @TOPDOWN_A_SAMPLE_START_NS: (u64) Start of the interval, CLOCK_MONOTONIC ns.
+ * @TOPDOWN_A_SAMPLE_END_NS: (u64) End of the interval, CLOCK_MONOTONIC ns.
+ * @TOPDOWN_A_SAMPLE_STATE: (u32) State flags.
+ * @TOPDOWN_A_SAMPLE_ERRNO: (s32) With the error flag, the negative errno of counter creation.
+ * @TOPDOWN_A_SAMPLE_MODEL: (string) The CPU's model.
+ * @TOPDOWN_A_SAMPLE_LEVEL1: (nest of level1) Absent when there are no valid fractions.
+ * @TOPDOWN_A_SAMPLE_LEVEL2: (nest of level2) Absent when there are none.
+ * @TOPDOWN_A_SAMPLE_COUNT: (nest of count, repeated) The raw counts of the interval.
+ * @TOPDOWN_A_SAMPLE_PAD: (pad) Padding, for 64-bit alignment of the u64 attributes.
+ * @__TOPDOWN_A_SAMPLE_MAX: One more than the last.
+ * @TOPDOWN_A_SAMPLE_MAX: The last.
+ */
+enum topdown_a_sample {
+	TOPDOWN_A_SAMPLE_CPU = 1,
+	TOPDOWN_A_SAMPLE_SEQ,
+	TOPDOWN_A_SAMPLE_START_NS,
+	TOPDOWN_A_SAMPLE_END_NS,
+	TOPDOWN_A_SAMPLE_STATE,
+	TOPDOWN_A_SAMPLE_ERRNO,
+	TOPDOWN_A_SAMPLE_MODEL,
+	TOPDOWN_A_SAMPLE_LEVEL1,
+	TOPDOWN_A_SAMPLE_LEVEL2,
+	TOPDOWN_A_SAMPLE_COUNT,
+	TOPDOWN_A_SAMPLE_PAD,
+
+	__TOPDOWN_A_SAMPLE_MAX,
+	TOPDOWN_A_SAMPLE_MAX = (__TOPDOWN_A_SAMPLE_MAX - 1)
+};
+
+/**
+ * enum topdown_a_config - attributes: What set-config may change.
+ * @TOPDOWN_A_CONFIG_INTERVAL_MS: (u32) Sampling interval, 10 to 60000 ms.
+ * @TOPDOWN_A_CONFIG_LEVEL: (u32) Deepest level counted, 1 to 3.
+ * @__TOPDOWN_A_CONFIG_MAX: One more than the last.
+ * @TOPDOWN_A_CONFIG_MAX: The last.
+ */
+enum topdown_a_config {
+	TOPDOWN_A_CONFIG_INTERVAL_MS = 1,
+	TOPDOWN_A_CONFIG_LEVEL,
+
+	__TOPDOWN_A_CONFIG_MAX,
+	TOPDOWN_A_CONFIG_MAX = (__TOPDOWN_A_CONFIG_MAX - 1)
+};
+
+/**
+ * enum topdown_cmd - commands
+ * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, CPUs and models.
+ * @TOPDOWN_CMD_GET_SAMPLE: One CPU's latest interval (do), or every possible CPU's (dump).
+ * @TOPDOWN_CMD_SET_CONFIG: Change the interval and/or the level.
+ * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed.
+ * @__TOPDOWN_CMD_MAX: One more than the last.
+ * @TOPDOWN_CMD_MAX: The last.
+ */
+enum topdown_cmd {
+	TOPDOWN_CMD_GET_INFO = 1,
+	TOPDOWN_CMD_GET_SAMPLE,
+	TOPDOWN_CMD_SET_CONFIG,
+	TOPDOWN_CMD_SAMPLE_NTF,
+
+	__TOPDOWN_CMD_MAX,
+	TOPDOWN_CMD_MAX = (__TOPDOWN_CMD_MAX - 1)
+};
+
+#define TOPDOWN_MCGRP_SAMPLES	"samples"
+
+#endif /* _UAPI_LINUX_TOPDOWN_H */
