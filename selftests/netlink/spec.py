@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host check that the YNL spec (uapi/topdown.yaml) and the uapi header
+(uapi/linux/topdown.h) describe the same family: the kernel's own YNL
+generator (linux-source-6.12 tools/net/ynl/ynl-gen-c.py) makes a header
+from the spec, and every enum constant and #define must have the same name
+and value in ours.  Also: the spec passes the genetlink JSON schema, and
+kernel-doc -Wall finds nothing undocumented in the header.
+"""
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+LSRC = f"{TOP}/build/linux-source-6.12"
+YNL = f"{LSRC}/tools/net/ynl"
+STAGE = f"{TOP}/build/ynl"	# specs/ + genetlink.yaml, as in the kernel tree
+T = [0, 0]
+
+
+def tap(ok, name):
+    T[0] += 1
+    T[1] += not ok
+    print(f"{'ok' if ok else 'not ok'} {T[0]} - netlink_spec: {name}", flush=True)
+
+
+def constants(text):
+    """{name: value} of every enum constant and #define in a C header"""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    out = {m[0]: m[1].strip() for m in re.findall(r"#define\s+(\w+)\s+(.+)", text)
+           if not m[0].startswith("_UAPI")}
+    for body in re.findall(r"enum\s*\w*\s*\{(.*?)\}", text, re.S):
+        val = -1
+        for item in filter(None, (x.strip() for x in body.split(","))):
+            name, _, expr = item.partition("=")
+            name = name.strip()
+            expr = expr.strip()
+            if expr:
+                # (__X_MAX - 1) or a number: evaluate against what we have
+                val = eval(re.sub(r"\b([A-Z_][A-Z0-9_]*)\b",
+                                  lambda m: str(out[m.group(1)]), expr))
+            else:
+                val += 1
+            out[name] = val
+    return out
+
+
+def main():
+    os.makedirs(f"{STAGE}/specs", exist_ok=True)
+    # ynl-gen-c looks for the schema beside specs/ and for the tree's
+    # MAINTAINERS above the spec; build/ynl stands in for the kernel tree
+    for link, target in (("genetlink.yaml", f"{LSRC}/Documentation/netlink/genetlink.yaml"),
+                         ("specs/topdown.yaml", f"{TOP}/uapi/topdown.yaml")):
+        if os.path.lexists(f"{STAGE}/{link}"):
+            os.remove(f"{STAGE}/{link}")
+        os.symlink(target, f"{STAGE}/{link}")
+    open(f"{STAGE}/MAINTAINERS", "a").close()
+
+    gen = f"{STAGE}/topdown-gen.h"
+    if os.path.exists(gen):
+        os.remove(gen)
+    r = subprocess.run([sys.executable, f"{YNL}/ynl-gen-c.py", "--mode", "uapi",
+                        "--header", "--spec", f"{STAGE}/specs/topdown.yaml",
+                        "-o", gen], capture_output=True, text=True, timeout=120)
+    tap(r.returncode == 0 and os.path.exists(gen),
+        f"ynl-gen-c.py makes a uapi header from the spec (rc {r.returncode}) {r.stderr[-300:]}")
+    if r.returncode:
+        return
+    want = constants(open(gen).read())
+    have = constants(open(f"{TOP}/uapi/linux/topdown.h").read())
+    tap(len(want) > 50, f"the generated header has {len(want)} constants")
+    missing = sorted(set(want) - set(have))
+    extra = sorted(set(have) - set(want))
+    wrong = sorted(k for k in set(want) & set(have) if str(want[k]) != str(have[k]))
+    tap(not missing, f"every constant of the spec is in uapi/linux/topdown.h (missing: {missing})")
+    tap(not extra, f"the header has nothing the spec lacks (extra: {extra})")
+    tap(not wrong, "every constant has the spec's value (differ: " +
+        ", ".join(f"{k} {have[k]} != {want[k]}" for k in wrong) + ")")
+
+    # the spec against the genetlink schema (jsonschema), as cli.py --schema does
+    sys.path.insert(0, YNL)
+    try:
+        from lib import SpecFamily
+        SpecFamily(f"{TOP}/uapi/topdown.yaml",
+                   f"{LSRC}/Documentation/netlink/genetlink.yaml")
+        tap(True, "the spec passes Documentation/netlink/genetlink.yaml")
+    except Exception as e:	# noqa: BLE001 - any failure is the test's
+        tap(False, f"the spec passes Documentation/netlink/genetlink.yaml ({e})")
+
+    r = subprocess.run([f"{LSRC}/scripts/kernel-doc", "-none", "-Wall",
+                        f"{TOP}/uapi/linux/topdown.h"], capture_output=True, text=True)
+    warn = (r.stdout + r.stderr).strip()
+    tap(r.returncode == 0 and not warn,
+        f"kernel-doc -Wall: every enum and member of the header documented {warn[:300]}")
+
+
+main()
+print(f"# netlink_spec: {T[0] - T[1]} passed, {T[1]} failed")
