@@ -21,7 +21,7 @@ LSRC  := $(TOP)/build/linux-source-6.12
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml pkg-config gcc make
+	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make
 
 .PHONY: all modules tools deps lsrc run check clean checkpatch sparse
 
@@ -50,6 +50,7 @@ $(LSRC)/.stamp:
 	@mkdir -p $(TOP)/build
 	tar -C $(TOP)/build -xf /usr/src/linux-source-6.12.tar.xz \
 		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/kernel-doc \
 		linux-source-6.12/scripts/spelling.txt \
 		linux-source-6.12/scripts/const_structs.checkpatch \
 		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
@@ -59,8 +60,21 @@ $(LSRC)/.stamp:
 		linux-source-6.12/Documentation/netlink
 	touch $@
 
-tools:
+# tdnl, the netlink client; it shares the model formulas with the module.
+TDNL_SRCS := $(wildcard tools/tdnl/*.c) kmod/td_model.c kmod/td_intel.c \
+	kmod/td_amd.c kmod/td_arm.c kmod/td_math.c
+TDNL_HDRS := $(wildcard tools/tdnl/*.h) kmod/td_model.h kmod/td_math.h \
+	kmod/td_types.h uapi/linux/topdown.h
+TOOLS_CFLAGS ?= -O2 -g
+# -Wno-unused-parameter as in the kernel's W=1: the model callbacks share one signature
+TOOLS_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi -Ikmod -Itools/tdnl \
+	$(shell pkg-config --cflags libmnl)
+
+tools: $(TOP)/build/bin/tdnl
+
+$(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl)
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc

@@ -14,10 +14,12 @@ for t in selftests/unit/*_test.c; do
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
 	case $name in
 	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
+	# tdnl's Level 3/4 and sample arithmetic, on the module's model tables
+	td_l34_test) srcs=(tools/tdnl/l34.c tools/tdnl/calc.c kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))
-	if ! gcc -Wall -Werror -O2 -I"$harness" -Ikmod -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
+	if ! gcc -Wall -Werror -O2 -I"$harness" -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"
 		sed 's/^/# /' "$out/$name.log"
 		continue

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdnl: topdown's messages into plain structs.  Attributes tdnl does not
+ * know (a newer module) are skipped; one of the wrong size fails the
+ * message with EBADMSG.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include "linux/topdown.h"
+#include "tdnl.h"
+
+/* enum topdown_state, bit by bit, as the YNL spec names them */
+static const char * const state_names[] = {
+	"offline", "waiting", "idle", "unsupported", "no-pmu", "error",
+	"not-counted", "multiplexed",
+};
+
+/**
+ * tdnl_state_name() - the name of a state flag
+ * @bit: its bit number (TOPDOWN_STATE_IDLE is bit 2)
+ *
+ * Return: the name, or NULL for a bit tdnl does not know.
+ */
+const char *tdnl_state_name(unsigned int bit)
+{
+	return bit < ARRAY_SIZE(state_names) ?
+	       state_names[bit] : NULL;
+}
+
+static int check(const struct nlattr *a, enum mnl_attr_data_type type)
+{
+	if (mnl_attr_validate(a, type) < 0) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+static void copy_str(char *dst, size_t size, const struct nlattr *a)
+{
+	snprintf(dst, size, "%s", mnl_attr_get_str(a));
+}
+
+static int parse_event(const struct nlattr *nest, struct tdnl_model *m)
+{
+	struct td_event e = {};
+	const struct nlattr *a;
+	const char *name = NULL;
+	int id = -1;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case TOPDOWN_A_EVENT_ID:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			id = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_EVENT_NAME:
+			if (check(a, MNL_TYPE_NUL_STRING))
+				return -1;
+			name = mnl_attr_get_str(a);
+			break;
+		case TOPDOWN_A_EVENT_CONFIG:
+			if (check(a, MNL_TYPE_U64))
+				return -1;
+			e.config = mnl_attr_get_u64(a);
+			break;
+		case TOPDOWN_A_EVENT_LEVEL:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			e.level = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	if (id < 0 || id >= TDNL_MAX_EVENTS || !name)
+		return 0;	/* nothing a count could refer to */
+	e.name = strdup(name);
+	if (!e.name)
+		return -1;
+	free((char *)m->events[id].name);
+	m->events[id] = e;
+	if ((unsigned int)id >= m->nr_events)
+		m->nr_events = id + 1;
+	return 0;
+}
+
+static int parse_model(const struct nlattr *nest, struct tdnl_info *info)
+{
+	struct tdnl_model *m, *models;
+	const struct nlattr *a;
+
+	models = realloc(info->models, (info->nr_models + 1) * sizeof(*m));
+	if (!models)
+		return -1;
+	info->models = models;
+	m = &models[info->nr_models++];
+	memset(m, 0, sizeof(*m));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case TOPDOWN_A_MODEL_NAME:
+			if (check(a, MNL_TYPE_NUL_STRING))
+				return -1;
+			copy_str(m->name, sizeof(m->name), a);
+			break;
+		case TOPDOWN_A_MODEL_WIDTH:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			m->width = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_MODEL_CYCLE_BASED:
+			m->cycle_based = true;
+			break;
+		case TOPDOWN_A_MODEL_EVENT:
+			if (check(a, MNL_TYPE_NESTED) || parse_event(a, m))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
+{
+	struct tdnl_cpu_info *c, *cpus;
+	const struct nlattr *a;
+
+	cpus = realloc(info->cpus, (info->nr_cpus + 1) * sizeof(*c));
+	if (!cpus)
+		return -1;
+	info->cpus = cpus;
+	c = &cpus[info->nr_cpus++];
+	memset(c, 0, sizeof(*c));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case TOPDOWN_A_CPU_INFO_CPU:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			c->cpu = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_CPU_INFO_MODEL:
+			if (check(a, MNL_TYPE_NUL_STRING))
+				return -1;
+			copy_str(c->model, sizeof(c->model), a);
+			break;
+		case TOPDOWN_A_CPU_INFO_WIDTH:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			c->width = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_CPU_INFO_STATE:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			c->state = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	return 0;
+}
+
+/**
+ * tdnl_parse_info() - a GET_INFO reply
+ * @nlh:  the message
+ * @info: out; free with tdnl_free_info(), also after an error
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int tdnl_parse_info(const struct nlmsghdr *nlh, struct tdnl_info *info)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case TOPDOWN_A_INFO_VERSION:
+			if (check(a, MNL_TYPE_NUL_STRING))
+				return -1;
+			copy_str(info->version, sizeof(info->version), a);
+			break;
+		case TOPDOWN_A_INFO_LEVEL:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			info->level = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_INFO_INTERVAL_MS:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			info->interval_ms = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_INFO_CPU:
+			if (check(a, MNL_TYPE_NESTED) || parse_cpu(a, info))
+				return -1;
+			break;
+		case TOPDOWN_A_INFO_MODEL:
+			if (check(a, MNL_TYPE_NESTED) || parse_model(a, info))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/** tdnl_free_info() - free what tdnl_parse_info() allocated */
+void tdnl_free_info(struct tdnl_info *info)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < info->nr_models; i++)
+		for (j = 0; j < info->models[i].nr_events; j++)
+			free((char *)info->models[i].events[j].name);
+	free(info->models);
+	free(info->cpus);
+	memset(info, 0, sizeof(*info));
+}
+
+/**
+ * tdnl_find_model() - a model of GET_INFO by name
+ * @info: the reply
+ * @name: the model's name, as in a sample
+ *
+ * Return: the model, or NULL.
+ */
+const struct tdnl_model *tdnl_find_model(const struct tdnl_info *info,
+					 const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->nr_models; i++)
+		if (!strcmp(info->models[i].name, name))
+			return &info->models[i];
+	return NULL;
+}
+
+/* a nest of u32 ppm values: attribute type N goes to v[N - 1] */
+static int parse_ppm(const struct nlattr *nest, uint32_t *v, bool *set,
+		     unsigned int n)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		if (type < 1 || type > n)
+			continue;
+		if (check(a, MNL_TYPE_U32))
+			return -1;
+		v[type - 1] = mnl_attr_get_u32(a);
+		if (set)
+			set[type - 1] = true;
+	}
+	return 0;
+}
+
+static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
+{
+	struct tdnl_count k = { .present = true };
+	const struct nlattr *a;
+	int id = -1;
+
+	mnl_attr_for_each_nested(a, nest) {
+		unsigned int type = mnl_attr_get_type(a);
+		uint64_t *v;
+
+		switch (type) {
+		case TOPDOWN_A_COUNT_ID:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			id = mnl_attr_get_u32(a);
+			continue;
+		case TOPDOWN_A_COUNT_DELTA:
+			v = &k.delta;
+			break;
+		case TOPDOWN_A_COUNT_TOTAL:
+			v = &k.total;
+			break;
+		case TOPDOWN_A_COUNT_ENABLED:
+			v = &k.enabled;
+			break;
+		case TOPDOWN_A_COUNT_RUNNING:
+			v = &k.running;
+			break;
+		default:
+			continue;
+		}
+		if (check(a, MNL_TYPE_U64))
+			return -1;
+		*v = mnl_attr_get_u64(a);
+	}
+	if (id >= 0 && id < TDNL_MAX_EVENTS)
+		s->cnt[id] = k;
+	return 0;
+}
+
+/* enum td_l1 and enum td_l2 are the attribute types minus one */
+_Static_assert((int)TOPDOWN_A_LEVEL1_MAX == (int)TD_NR_L1 &&
+	       (int)TOPDOWN_A_LEVEL1_NOT_STALLED == (int)TD_NOT_STALLED + 1,
+	       "Level 1 attributes");
+_Static_assert((int)TOPDOWN_A_LEVEL2_MAX == (int)TD_NR_L2 &&
+	       (int)TOPDOWN_A_LEVEL2_CORE_BOUND == (int)TD_CORE_BOUND + 1,
+	       "Level 2 attributes");
+
+/**
+ * tdnl_parse_sample() - a GET_SAMPLE reply or a SAMPLE_NTF
+ * @nlh: the message
+ * @s:   out
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
+{
+	const struct nlattr *a;
+
+	memset(s, 0, sizeof(*s));
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case TOPDOWN_A_SAMPLE_CPU:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			s->cpu = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_SAMPLE_SEQ:
+			if (check(a, MNL_TYPE_U64))
+				return -1;
+			s->seq = mnl_attr_get_u64(a);
+			break;
+		case TOPDOWN_A_SAMPLE_START_NS:
+			if (check(a, MNL_TYPE_U64))
+				return -1;
+			s->start_ns = mnl_attr_get_u64(a);
+			break;
+		case TOPDOWN_A_SAMPLE_END_NS:
+			if (check(a, MNL_TYPE_U64))
+				return -1;
+			s->end_ns = mnl_attr_get_u64(a);
+			break;
+		case TOPDOWN_A_SAMPLE_STATE:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			s->state = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_SAMPLE_ERRNO:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			s->err = (int)mnl_attr_get_u32(a);
+			s->has_errno = true;
+			break;
+		case TOPDOWN_A_SAMPLE_MODEL:
+			if (check(a, MNL_TYPE_NUL_STRING))
+				return -1;
+			copy_str(s->model, sizeof(s->model), a);
+			break;
+		case TOPDOWN_A_SAMPLE_LEVEL1:
+			if (check(a, MNL_TYPE_NESTED) ||
+			    parse_ppm(a, s->l1, s->l1_set, TD_NR_L1))
+				return -1;
+			s->has_l1 = true;
+			break;
+		case TOPDOWN_A_SAMPLE_LEVEL2:
+			if (check(a, MNL_TYPE_NESTED) ||
+			    parse_ppm(a, s->l2, NULL, TD_NR_L2))
+				return -1;
+			s->has_l2 = true;
+			break;
+		case TOPDOWN_A_SAMPLE_COUNT:
+			if (check(a, MNL_TYPE_NESTED) || parse_count(a, s))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdnl: output as text (a tree per CPU, or a line per sample), JSON (the
+ * same numbers, percent with 4 decimals, null when n/a) or CSV (a header,
+ * then the same fields flattened, n/a when missing).
+ *
+ * Text rounds Level 1/2 to hundredths as debugfs does (Level 1 adding up
+ * to exactly 100.00, each Level 2 pair to its printed parent), so the two
+ * print the same numbers for the same interval.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "linux/topdown.h"
+#include "tdnl.h"
+
+static const char * const l1_names[TD_NR_L1] = {
+	[TD_RETIRING] = "retiring",
+	[TD_BAD_SPECULATION] = "bad_speculation",
+	[TD_FRONTEND_BOUND] = "frontend_bound",
+	[TD_BACKEND_BOUND] = "backend_bound",
+	[TD_SMT_CONTENTION] = "smt_contention",
+	[TD_NOT_STALLED] = "not_stalled",
+};
+
+static const char * const l2_names[TD_NR_L2] = {
+	[TD_LIGHT_OPERATIONS] = "light_operations",
+	[TD_HEAVY_OPERATIONS] = "heavy_operations",
+	[TD_BRANCH_MISPREDICTS] = "branch_mispredicts",
+	[TD_MACHINE_CLEARS] = "machine_clears",
+	[TD_FETCH_LATENCY] = "fetch_latency",
+	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
+	[TD_MEMORY_BOUND] = "memory_bound",
+	[TD_CORE_BOUND] = "core_bound",
+};
+
+/* show_text() and watch_text() walk Level 2 as the children of Level 1 */
+_Static_assert(TD_LIGHT_OPERATIONS == 2 * TD_RETIRING &&
+	       TD_BRANCH_MISPREDICTS == 2 * TD_BAD_SPECULATION &&
+	       TD_FETCH_LATENCY == 2 * TD_FRONTEND_BOUND &&
+	       TD_MEMORY_BOUND == 2 * TD_BACKEND_BOUND, "Level 2 order");
+
+static bool first;	/* no sample printed yet (JSON array commas) */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* flags as names joined by @sep; "ok" for none (text, CSV) */
+static void state_str(uint32_t state, const char *sep, bool ok)
+{
+	const char *pre = "";
+	unsigned int bit;
+
+	if (!state && ok)
+		fputs("ok", stdout);
+	for (bit = 0; bit < 32; bit++) {
+		const char *name = tdnl_state_name(bit);
+
+		if (!(state & (1U << bit)))
+			continue;
+		if (name)
+			printf("%s%s%s%s", pre, ok ? "" : "\"", name,
+			       ok ? "" : "\"");
+		else
+			printf("%s%s0x%x%s", pre, ok ? "" : "\"", 1U << bit,
+			       ok ? "" : "\"");
+		pre = sep;
+	}
+}
+
+/* ppm as percent, exactly, with 4 decimals */
+static void ppm(uint32_t v)
+{
+	printf("%u.%04u", v / 10000, v % 10000);
+}
+
+/* ---- info ---- */
+
+static void info_text(const struct tdnl_info *info)
+{
+	unsigned int i, j;
+
+	printf("topdown %s  level %u  interval %u ms\n", info->version,
+	       info->level, info->interval_ms);
+	for (i = 0; i < info->nr_cpus; i++) {
+		const struct tdnl_cpu_info *c = &info->cpus[i];
+
+		printf("cpu%-4u %-12s width %u  ", c->cpu,
+		       c->model[0] ? c->model : "-", c->width);
+		state_str(c->state, ",", true);
+		putchar('\n');
+	}
+	for (i = 0; i < info->nr_models; i++) {
+		const struct tdnl_model *m = &info->models[i];
+
+		printf("\nmodel %s  width %u%s\n", m->name, m->width,
+		       m->cycle_based ? "  cycle-based" : "");
+		for (j = 0; j < m->nr_events; j++) {
+			const struct td_event *e = &m->events[j];
+
+			if (e->name)
+				printf("  %2u  %-50s %#12llx  level %u\n", j,
+				       e->name, e->config, e->level);
+		}
+	}
+}
+
+static void info_json(const struct tdnl_info *info)
+{
+	unsigned int i, j;
+
+	printf("{\"version\":");
+	json_str(info->version);
+	printf(",\"level\":%u,\"interval_ms\":%u,\"cpus\":[", info->level,
+	       info->interval_ms);
+	for (i = 0; i < info->nr_cpus; i++) {
+		const struct tdnl_cpu_info *c = &info->cpus[i];
+
+		printf("%s{\"cpu\":%u,\"model\":", i ? "," : "", c->cpu);
+		if (c->model[0])
+			json_str(c->model);
+		else
+			printf("null");
+		printf(",\"width\":%u,\"state\":[", c->width);
+		state_str(c->state, ",", false);
+		printf("]}");
+	}
+	printf("],\"models\":[");
+	for (i = 0; i < info->nr_models; i++) {
+		const struct tdnl_model *m = &info->models[i];
+		const char *sep = "";
+
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(m->name);
+		printf(",\"width\":%u,\"cycle_based\":%s,\"events\":[", m->width,
+		       m->cycle_based ? "true" : "false");
+		for (j = 0; j < m->nr_events; j++) {
+			const struct td_event *e = &m->events[j];
+
+			if (!e->name)
+				continue;
+			printf("%s{\"id\":%u,\"name\":", sep, j);
+			json_str(e->name);
+			printf(",\"config\":\"%#llx\",\"level\":%u}", e->config,
+			       e->level);
+			sep = ",";
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+/**
+ * tdnl_out_info() - print a GET_INFO reply
+ * @info: the reply
+ * @fmt:  text, JSON, or CSV (the CPU table only)
+ */
+void tdnl_out_info(const struct tdnl_info *info, enum tdnl_fmt fmt)
+{
+	unsigned int i;
+
+	switch (fmt) {
+	case TDNL_TEXT:
+		info_text(info);
+		break;
+	case TDNL_JSON:
+		info_json(info);
+		break;
+	case TDNL_CSV:
+		printf("cpu,model,width,state\n");
+		for (i = 0; i < info->nr_cpus; i++) {
+			const struct tdnl_cpu_info *c = &info->cpus[i];
+
+			printf("%u,%s,%u,", c->cpu,
+			       c->model[0] ? c->model : "n/a", c->width);
+			state_str(c->state, "|", true);
+			putchar('\n');
+		}
+		break;
+	}
+}
+
+/* ---- samples ---- */
+
+/* Level 1/2 in hundredths of a percent, as debugfs prints them */
+static void centi(const struct tdnl_sample *s, u32 *c1, u32 *c2)
+{
+	u32 l1[TD_NR_L1];
+	unsigned int i;
+
+	for (i = 0; i < TD_NR_L1; i++)
+		l1[i] = s->l1_set[i] ? s->l1[i] : 0;
+	td_to_centi(l1, TD_NR_L1, c1);
+	for (i = 0; i < TD_NR_PAIRS; i++) {
+		const unsigned int *p = td_l2_pairs[i];
+
+		td_split(c1[p[2]], (s->l2[p[0]] + 50) / 100, &c2[p[0]],
+			 &c2[p[1]]);
+	}
+}
+
+static void row(int depth, const char *name, bool valid, double pct)
+{
+	printf("%*s%-*s", 2 * depth, "", 24 - 2 * depth, name);
+	if (valid && !isnan(pct))
+		printf("%6.2f %%\n", pct);
+	else
+		printf("%6s\n", "n/a");
+}
+
+static void row_centi(int depth, const char *name, bool valid, u32 v)
+{
+	row(depth, name, valid, v / 100.0);
+}
+
+static void show_text(const struct tdnl_sample *s)
+{
+	static const unsigned int l1_order[] = {
+		TD_RETIRING, TD_BAD_SPECULATION, TD_FRONTEND_BOUND,
+		TD_BACKEND_BOUND, TD_SMT_CONTENTION, TD_NOT_STALLED,
+	};
+	u32 c1[TD_NR_L1], c2[TD_NR_L2];
+	unsigned int i, node;
+
+	printf("cpu%u  %s  seq %llu  ", s->cpu, s->model[0] ? s->model : "-",
+	       (unsigned long long)s->seq);
+	state_str(s->state, ",", true);
+	if (s->has_errno)
+		printf(" %d", s->err);
+	putchar('\n');
+	if (!s->has_l1)
+		return;
+	centi(s, c1, c2);
+	for (i = 0; i < TD_NR_L1; i++) {
+		node = l1_order[i];
+		/* the four common nodes always; the others where they exist */
+		if (node >= TD_SMT_CONTENTION && !s->l1_set[node])
+			continue;
+		row_centi(1, l1_names[node], s->l1_set[node], c1[node]);
+		if (!s->has_l2 || node >= TD_SMT_CONTENTION)
+			continue;
+		/* Level 1 node n has Level 2 children 2n and 2n + 1 */
+		row_centi(2, l2_names[2 * node], true, c2[2 * node]);
+		if (2 * node == TD_MEMORY_BOUND) {
+			row(3, "l1_bound", true, s->l34[TD_L1_BOUND]);
+			row(3, "l2_bound", true, s->l34[TD_L2_BOUND]);
+			row(3, "l3_bound", true, s->l34[TD_L3_BOUND]);
+			row(3, "dram_bound", true, s->l34[TD_DRAM_BOUND]);
+			row(4, "mem_bandwidth", true, s->l34[TD_MEM_BANDWIDTH]);
+			row(4, "mem_latency", true, s->l34[TD_MEM_LATENCY]);
+			row(3, "store_bound", true, s->l34[TD_STORE_BOUND]);
+		}
+		row_centi(2, l2_names[2 * node + 1], true, c2[2 * node + 1]);
+	}
+}
+
+/* watch, text: one line per sample */
+static const char * const cols[] = {
+	"retiring", "bad_spec", "frontend", "backend", "memory", "l1_bound",
+	"l2_bound", "l3_bound", "dram", "store", "mem_bw", "mem_lat",
+};
+
+static void cell(bool valid, double pct)
+{
+	if (valid && !isnan(pct))
+		printf(" %8.2f", pct);
+	else
+		printf(" %8s", "n/a");
+}
+
+static void watch_text(const struct tdnl_sample *s)
+{
+	static const unsigned int l34_order[] = {
+		TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
+		TD_STORE_BOUND, TD_MEM_BANDWIDTH, TD_MEM_LATENCY,
+	};
+	u32 c1[TD_NR_L1] = {}, c2[TD_NR_L2] = {};
+	unsigned int i;
+
+	printf("cpu%-4u %8llu", s->cpu, (unsigned long long)s->seq);
+	if (s->has_l1)
+		centi(s, c1, c2);
+	for (i = TD_RETIRING; i <= TD_BACKEND_BOUND; i++)
+		cell(s->has_l1 && s->l1_set[i], c1[i] / 100.0);
+	cell(s->has_l1 && s->has_l2, c2[TD_MEMORY_BOUND] / 100.0);
+	for (i = 0; i < TD_NR_L34; i++)
+		cell(true, s->l34[l34_order[i]]);
+	putchar(' ');
+	state_str(s->state, ",", true);
+	putchar('\n');
+}
+
+static void json_level(const char *key, bool valid, const uint32_t *v,
+		       const bool *set, const char * const *names,
+		       unsigned int n, unsigned int always)
+{
+	unsigned int i;
+
+	printf(",\"%s\":", key);
+	if (!valid) {
+		printf("null");
+		return;
+	}
+	putchar('{');
+	for (i = 0; i < n; i++) {
+		if (i >= always && !set[i])
+			continue;
+		printf("%s\"%s\":", i ? "," : "", names[i]);
+		if (set && !set[i])
+			printf("null");
+		else
+			ppm(v[i]);
+	}
+	putchar('}');
+}
+
+static void json_l34(const char *key, const struct tdnl_sample *s,
+		     unsigned int from, unsigned int to)
+{
+	unsigned int i;
+
+	printf(",\"%s\":{", key);
+	for (i = from; i < to; i++) {
+		printf("%s\"%s\":", i > from ? "," : "", td_l34_names[i]);
+		if (isnan(s->l34[i]))
+			printf("null");
+		else
+			printf("%.4f", s->l34[i]);
+	}
+	putchar('}');
+}
+
+static void sample_json(const struct tdnl_sample *s, bool watch)
+{
+	static const bool all_l2[TD_NR_L2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+
+	printf("{\"cpu\":%u,\"seq\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,\"model\":",
+	       s->cpu, (unsigned long long)s->seq,
+	       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns);
+	if (s->model[0])
+		json_str(s->model);
+	else
+		printf("null");
+	printf(",\"state\":[");
+	state_str(s->state, ",", false);
+	putchar(']');
+	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR))
+		printf(",\"errno\":%d", s->err);
+	json_level("level1", s->has_l1, s->l1, s->l1_set, l1_names, TD_NR_L1,
+		   TD_SMT_CONTENTION);
+	json_level("level2", s->has_l1 && s->has_l2, s->l2, all_l2, l2_names,
+		   TD_NR_L2, TD_NR_L2);
+	json_l34("level3", s, 0, TD_FIRST_L4);
+	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
+	if (watch)
+		printf(",\"lost\":%llu", (unsigned long long)s->lost);
+	putchar('}');
+}
+
+static void na_or_ppm(bool valid, uint32_t v)
+{
+	putchar(',');
+	if (valid)
+		ppm(v);
+	else
+		fputs("n/a", stdout);
+}
+
+static void sample_csv(const struct tdnl_sample *s, bool watch)
+{
+	unsigned int i;
+
+	printf("%u,%llu,%llu,%llu,%s,", s->cpu, (unsigned long long)s->seq,
+	       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns,
+	       s->model[0] ? s->model : "n/a");
+	state_str(s->state, "|", true);
+	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR))
+		printf(",%d", s->err);
+	else
+		printf(",n/a");
+	for (i = 0; i < TD_NR_L1; i++)
+		na_or_ppm(s->has_l1 && s->l1_set[i], s->l1[i]);
+	for (i = 0; i < TD_NR_L2; i++)
+		na_or_ppm(s->has_l1 && s->has_l2, s->l2[i]);
+	for (i = 0; i < TD_NR_L34; i++) {
+		if (isnan(s->l34[i]))
+			printf(",n/a");
+		else
+			printf(",%.4f", s->l34[i]);
+	}
+	if (watch)
+		printf(",%llu", (unsigned long long)s->lost);
+	putchar('\n');
+}
+
+/**
+ * tdnl_out_begin() - before the samples of show or watch
+ * @fmt:   the format
+ * @watch: one line per sample, as it comes
+ */
+void tdnl_out_begin(enum tdnl_fmt fmt, bool watch)
+{
+	unsigned int i;
+
+	first = true;
+	switch (fmt) {
+	case TDNL_TEXT:
+		if (!watch)
+			break;
+		printf("%-7s %8s", "cpu", "seq");
+		for (i = 0; i < ARRAY_SIZE(cols); i++)
+			printf(" %8s", cols[i]);
+		printf(" state\n");
+		break;
+	case TDNL_JSON:
+		if (!watch)
+			putchar('[');
+		break;
+	case TDNL_CSV:
+		printf("cpu,seq,start_ns,end_ns,model,state,errno");
+		for (i = 0; i < TD_NR_L1; i++)
+			printf(",%s", l1_names[i]);
+		for (i = 0; i < TD_NR_L2; i++)
+			printf(",%s", l2_names[i]);
+		for (i = 0; i < TD_NR_L34; i++)
+			printf(",%s", td_l34_names[i]);
+		printf("%s\n", watch ? ",lost" : "");
+		break;
+	}
+}
+
+/**
+ * tdnl_out_sample() - print one sample
+ * @s:     the sample, with what tdnl_calc() added
+ * @fmt:   the format
+ * @watch: as a line of watch (JSON: one object per line, with "lost")
+ */
+void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
+		     bool watch)
+{
+	switch (fmt) {
+	case TDNL_TEXT:
+		if (watch)
+			watch_text(s);
+		else
+			show_text(s);
+		break;
+	case TDNL_JSON:
+		if (!watch && !first)
+			putchar(',');
+		sample_json(s, watch);
+		if (watch)
+			putchar('\n');
+		break;
+	case TDNL_CSV:
+		sample_csv(s, watch);
+		break;
+	}
+	first = false;
+	if (watch)
+		fflush(stdout);
+}
+
+/**
+ * tdnl_out_end() - after the samples
+ * @fmt:   the format
+ * @watch: as for tdnl_out_begin()
+ */
+void tdnl_out_end(enum tdnl_fmt fmt, bool watch)
+{
+	if (fmt == TDNL_JSON && !watch)
+		printf("]\n");
+}

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdnl: show and watch topdown.ko's per-CPU Top-Down analysis over
+ * generic netlink, with the Level 3/4 memory nodes worked out from the raw
+ * counts; change its interval and level.
+ *
+ *   tdnl [-j|--json] [--csv] COMMAND [ARGS]
+ *
+ * Exit status: 0 done, 1 the kernel or the module said no, 2 usage.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include "linux/topdown.h"
+#include "tdnl.h"
+
+static enum tdnl_fmt fmt = TDNL_TEXT;
+static volatile sig_atomic_t stop;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tdnl [OPTIONS] COMMAND [ARGS]\n"
+		"\n"
+		"Commands:\n"
+		"  info                          module version, level, interval, CPUs, models\n"
+		"  show [-c CPULIST]             each CPU's latest interval\n"
+		"  watch [-c CPULIST] [-n COUNT] each interval as it completes\n"
+		"  set interval MS               sampling interval, 10..60000 ms\n"
+		"  set level N                   deepest level counted, 1..3\n"
+		"  help                          this text\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json      JSON output\n"
+		"      --csv       CSV output\n"
+		"  -h, --help      this text\n"
+		"  -V, --version   tdnl's version\n"
+		"\n"
+		"CPULIST is like 0-3,8.  Level 3/4 needs the module at level 3.\n");
+}
+
+/* a usage error: one line, the hint, exit status 2 */
+static int bad(const char *f, ...)
+{
+	va_list ap;
+
+	fputs("tdnl: ", stderr);
+	va_start(ap, f);
+	vfprintf(stderr, f, ap);
+	va_end(ap);
+	fputs("\nTry 'tdnl --help'.\n", stderr);
+	return TDNL_EXIT_USAGE;
+}
+
+/* a decimal number, digits only, at most @max */
+static bool number(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !*end && !errno && *v <= max;
+}
+
+/* "0-3,8" into a bitmap of TDNL_MAX_CPUS bits */
+static bool cpulist(const char *s, unsigned char *map)
+{
+	char buf[4096], *item, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf) || !*s || s[strlen(s) - 1] == ',')
+		return false;
+	strcpy(buf, s);
+	for (item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		unsigned long lo, hi, c;
+		char *dash = strchr(item, '-');
+
+		if (dash)
+			*dash = '\0';
+		if (!number(item, TDNL_MAX_CPUS - 1, &lo))
+			return false;
+		hi = lo;
+		if (dash && (!number(dash + 1, TDNL_MAX_CPUS - 1, &hi) || hi < lo))
+			return false;
+		for (c = lo; c <= hi; c++)
+			map[c / 8] |= 1 << (c % 8);
+	}
+	return !strstr(s, ",,") && s[0] != ',';
+}
+
+static bool selected(const unsigned char *map, unsigned int cpu)
+{
+	return cpu < TDNL_MAX_CPUS && (map[cpu / 8] & (1 << (cpu % 8)));
+}
+
+/* an argument after the command; global options go before it */
+static int unexpected(const char *cmd, const char *a)
+{
+	if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--csv"))
+		return bad("%s: %s goes before the command: tdnl %s %s", cmd,
+			   a, a, cmd);
+	if (a[0] == '-')
+		return bad("%s: unknown option '%s'", cmd, a);
+	return bad("%s: unexpected argument '%s'", cmd, a);
+}
+
+/* the options of show and watch */
+struct opts {
+	unsigned char cpus[TDNL_MAX_CPUS / 8];
+	unsigned long count;	/* 0: forever */
+};
+
+static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
+		      bool watch)
+{
+	int i;
+
+	memset(o->cpus, 0xff, sizeof(o->cpus));
+	o->count = 0;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-c")) {
+			if (++i == argc)
+				return bad("%s: -c needs a CPU list", cmd);
+			memset(o->cpus, 0, sizeof(o->cpus));
+			if (!cpulist(argv[i], o->cpus))
+				return bad("%s: bad CPU list '%s'", cmd, argv[i]);
+		} else if (watch && !strcmp(a, "-n")) {
+			if (++i == argc)
+				return bad("%s: -n needs a count", cmd);
+			if (!number(argv[i], ~0UL, &o->count) || !o->count)
+				return bad("%s: bad count '%s'", cmd, argv[i]);
+		} else {
+			return unexpected(cmd, a);
+		}
+	}
+	return 0;
+}
+
+static int open_nl(struct tdnl_nl *nl)
+{
+	if (!tdnl_nl_open(nl))
+		return 0;
+	if (errno == ENOENT)
+		fprintf(stderr, "tdnl: the topdown module is not loaded (no generic netlink family \"%s\")\n",
+			TOPDOWN_FAMILY_NAME);
+	else
+		fprintf(stderr, "tdnl: cannot reach the kernel's generic netlink: %s\n",
+			strerror(errno));
+	tdnl_nl_close(nl);
+	return TDNL_EXIT_ERR;
+}
+
+static int info_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return tdnl_parse_info(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int get_info(struct tdnl_nl *nl, struct tdnl_info *info)
+{
+	struct nlmsghdr *nlh = tdnl_nl_msg(nl, TOPDOWN_CMD_GET_INFO, NLM_F_ACK);
+
+	if (tdnl_nl_talk(nl, nlh, info_cb, info))
+		return tdnl_nl_error(errno, "get-info");
+	return 0;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	struct tdnl_info info = {};
+	struct tdnl_nl nl;
+	int ret;
+
+	if (argc)
+		return unexpected("info", argv[0]);
+	ret = open_nl(&nl);
+	if (ret)
+		return ret;
+	ret = get_info(&nl, &info);
+	if (!ret)
+		tdnl_out_info(&info, fmt);
+	tdnl_free_info(&info);
+	tdnl_nl_close(&nl);
+	return ret;
+}
+
+static void no_pmu(void)
+{
+	fprintf(stderr, "tdnl: no PMU: topdown.ko cannot count on this machine (a VM without PMU passthrough?)\n");
+}
+
+struct show {
+	const struct opts *o;
+	const struct tdnl_info *info;
+	unsigned int shown, no_pmu;
+	struct tdnl_sample s;
+};
+
+static int show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct show *sh = data;
+	struct tdnl_sample *s = &sh->s;
+
+	if (tdnl_parse_sample(nlh, s))
+		return MNL_CB_ERROR;
+	if (!selected(sh->o->cpus, s->cpu))
+		return MNL_CB_OK;
+	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model));
+	if (!sh->shown++)
+		tdnl_out_begin(fmt, false);
+	tdnl_out_sample(s, fmt, false);
+	sh->no_pmu += !!(s->state & TOPDOWN_STATE_NO_PMU);
+	return MNL_CB_OK;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct tdnl_info info = {};
+	struct nlmsghdr *nlh;
+	struct tdnl_nl nl;
+	struct opts o;
+	struct show sh = { .o = &o, .info = &info };
+	int ret;
+
+	ret = parse_opts("show", argc, argv, &o, false);
+	if (ret)
+		return ret;
+	ret = open_nl(&nl);
+	if (ret)
+		return ret;
+	ret = get_info(&nl, &info);
+	if (ret)
+		goto out;
+	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_GET_SAMPLE, NLM_F_DUMP);
+	if (tdnl_nl_talk(&nl, nlh, show_cb, &sh)) {
+		if (sh.shown)
+			tdnl_out_end(fmt, false);
+		ret = tdnl_nl_error(errno, "get-sample");
+		goto out;
+	}
+	if (!sh.shown) {
+		fprintf(stderr, "tdnl: show: no CPU of the list exists\n");
+		ret = TDNL_EXIT_ERR;
+		goto out;
+	}
+	tdnl_out_end(fmt, false);
+	if (sh.no_pmu == sh.shown) {
+		no_pmu();
+		ret = TDNL_EXIT_ERR;
+	}
+out:
+	tdnl_free_info(&info);
+	tdnl_nl_close(&nl);
+	return ret;
+}
+
+struct watch {
+	const struct opts *o;
+	const struct tdnl_info *info;
+	const struct tdnl_nl *nl;
+	struct tdnl_sample **prev;	/* by CPU: the last sample received */
+	unsigned long printed;
+	bool gone;			/* the family was unregistered */
+	struct tdnl_sample s;
+};
+
+/* the controller says the family is gone: rmmod */
+static bool family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+
+	if (!nl->ctrl_family || nlh->nlmsg_type != nl->ctrl_family ||
+	    genl->cmd != CTRL_CMD_DELFAMILY)
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(*genl))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(a, MNL_TYPE_U16) &&
+		    mnl_attr_get_u16(a) == nl->family)
+			return true;
+	return false;
+}
+
+static int watch_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct watch *w = data;
+	struct tdnl_sample *s = &w->s, *prev;
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return MNL_CB_OK;
+	if (family_gone(nlh, w->nl)) {
+		w->gone = true;
+		return MNL_CB_STOP;
+	}
+	if (nlh->nlmsg_type != w->nl->family ||
+	    genl->cmd != TOPDOWN_CMD_SAMPLE_NTF)
+		return MNL_CB_OK;
+	if (tdnl_parse_sample(nlh, s))
+		return MNL_CB_ERROR;
+	if (!selected(w->o->cpus, s->cpu))
+		return MNL_CB_OK;
+	prev = w->prev[s->cpu];
+	if (prev && s->seq <= prev->seq)
+		prev = NULL;	/* the module was reloaded: start over */
+	tdnl_calc(s, prev, tdnl_find_model(w->info, s->model));
+	if (s->lost)
+		fprintf(stderr, "tdnl: cpu%u: lost %llu intervals (seq %llu -> %llu)\n",
+			s->cpu, (unsigned long long)s->lost,
+			(unsigned long long)prev->seq,
+			(unsigned long long)s->seq);
+	tdnl_out_sample(s, fmt, true);
+	if (!w->prev[s->cpu]) {
+		w->prev[s->cpu] = malloc(sizeof(*s));
+		if (!w->prev[s->cpu])
+			return MNL_CB_ERROR;
+	}
+	*w->prev[s->cpu] = *s;
+	if (++w->printed == w->o->count)
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static int watch_loop(struct tdnl_nl *sock, struct watch *w)
+{
+	ssize_t len;
+	int ret;
+
+	while (!stop) {
+		len = mnl_socket_recvfrom(sock->sk, sock->buf, sock->bufsz);
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				/* the gaps in seq say how many, per CPU */
+				fprintf(stderr, "tdnl: notifications lost (socket receive buffer overrun)\n");
+				continue;
+			}
+			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
+			return TDNL_EXIT_ERR;
+		}
+		ret = mnl_cb_run(sock->buf, len, 0, 0, watch_cb, w);
+		if (ret < 0) {
+			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
+			return TDNL_EXIT_ERR;
+		}
+		if (w->gone) {
+			fprintf(stderr, "tdnl: the topdown module was unloaded\n");
+			return TDNL_EXIT_ERR;
+		}
+		if (ret == MNL_CB_STOP)
+			break;
+	}
+	return 0;
+}
+
+static int cmd_watch(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+	struct tdnl_nl nl, sock = {};
+	struct tdnl_info info = {};
+	unsigned int i, sel = 0, nopmu = 0, idle = 0;
+	struct watch w = {};
+	struct opts o;
+	int ret;
+
+	ret = parse_opts("watch", argc, argv, &o, true);
+	if (ret)
+		return ret;
+	ret = open_nl(&nl);
+	if (ret)
+		return ret;
+	ret = get_info(&nl, &info);
+	if (ret)
+		goto out;
+	for (i = 0; i < info.nr_cpus; i++) {
+		uint32_t st = info.cpus[i].state;
+
+		if (!selected(o.cpus, info.cpus[i].cpu))
+			continue;
+		sel++;
+		nopmu += !!(st & TOPDOWN_STATE_NO_PMU);
+		/* these never sample; an offline CPU may come online */
+		idle += !!(st & (TOPDOWN_STATE_NO_PMU | TOPDOWN_STATE_ERROR |
+				 TOPDOWN_STATE_UNSUPPORTED));
+	}
+	ret = TDNL_EXIT_ERR;
+	if (!sel) {
+		fprintf(stderr, "tdnl: watch: no CPU of the list exists\n");
+		goto out;
+	}
+	/* nothing would ever come: say so rather than wait forever */
+	if (nopmu == sel) {
+		no_pmu();
+		goto out;
+	}
+	if (idle == sel) {
+		fprintf(stderr, "tdnl: watch: no selected CPU samples (unsupported, no-pmu or error: see tdnl info)\n");
+		goto out;
+	}
+	if (tdnl_nl_watch(&sock, &nl)) {
+		ret = tdnl_nl_error(errno, "watch: joining the samples group");
+		goto out;
+	}
+	w.prev = calloc(TDNL_MAX_CPUS, sizeof(*w.prev));
+	if (!w.prev) {
+		fprintf(stderr, "tdnl: out of memory\n");
+		goto out;
+	}
+	w.o = &o;
+	w.info = &info;
+	w.nl = &sock;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	tdnl_out_begin(fmt, true);
+	ret = watch_loop(&sock, &w);
+	tdnl_out_end(fmt, true);
+out:
+	if (w.prev)
+		for (i = 0; i < TDNL_MAX_CPUS; i++)
+			free(w.prev[i]);
+	free(w.prev);
+	tdnl_free_info(&info);
+	tdnl_nl_close(&sock);
+	tdnl_nl_close(&nl);
+	return ret;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	unsigned long interval = 0, level = 0;
+	bool has_interval = false, has_level = false;
+	struct nlmsghdr *nlh;
+	struct tdnl_nl nl;
+	int i, ret;
+
+	if (!argc)
+		return bad("set: what? interval MS or level N");
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = argv[i + 1];
+
+		if (strcmp(key, "interval") && strcmp(key, "level"))
+			return bad("set: unknown setting '%s'", key);
+		if (i + 1 == argc)
+			return bad("set %s: missing %s", key,
+				   key[0] == 'i' ? "MS" : "N");
+		if (key[0] == 'i') {
+			if (!number(val, ~0U, &interval))
+				return bad("set interval: '%s' is not a number of milliseconds",
+					   val);
+			has_interval = true;
+		} else {
+			if (!number(val, ~0U, &level))
+				return bad("set level: '%s' is not a number", val);
+			has_level = true;
+		}
+	}
+	ret = open_nl(&nl);
+	if (ret)
+		return ret;
+	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_SET_CONFIG, NLM_F_ACK);
+	if (has_interval)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_INTERVAL_MS, interval);
+	if (has_level)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_LEVEL, level);
+	if (tdnl_nl_talk(&nl, nlh, NULL, NULL))
+		ret = tdnl_nl_error(errno, "set-config");
+	tdnl_nl_close(&nl);
+	return ret;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc)
+		return unexpected("help", argv[0]);
+	usage(stdout);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "info", cmd_info },
+	{ "show", cmd_show },
+	{ "watch", cmd_watch },
+	{ "set", cmd_set },
+	{ "help", cmd_help },
+};
+
+int main(int argc, char **argv)
+{
+	bool json = false, csv = false;
+	unsigned int c;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--csv")) {
+			csv = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("tdnl %s\n", TDNL_VERSION);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else {
+			return bad("unknown option '%s'", a);
+		}
+	}
+	if (json && csv)
+		return bad("-j and --csv: choose one");
+	fmt = json ? TDNL_JSON : csv ? TDNL_CSV : TDNL_TEXT;
+	if (i == argc)
+		return bad("no command");
+	for (c = 0; c < ARRAY_SIZE(cmds); c++)
+		if (!strcmp(argv[i], cmds[c].name))
+			return cmds[c].fn(argc - i - 1, argv + i + 1);
+	return bad("unknown command '%s'", argv[i]);
+}

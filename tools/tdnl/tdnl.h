@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tdnl: the userspace client of topdown.ko's generic netlink family
+ * (uapi/linux/topdown.h).  What the files share.
+ */
+#ifndef _TDNL_H
+#define _TDNL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include "td_model.h"
+#include "l34.h"
+
+#define TDNL_VERSION	"0.4"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#define TDNL_NAME_LEN	32	/* a model's name */
+#define TDNL_MAX_EVENTS	64	/* event ids tdnl keeps; the module has 32 */
+#define TDNL_MAX_CPUS	8192	/* Debian's CONFIG_NR_CPUS */
+
+/* exit statuses */
+#define TDNL_EXIT_OK	0
+#define TDNL_EXIT_ERR	1
+#define TDNL_EXIT_USAGE	2
+
+enum tdnl_fmt {
+	TDNL_TEXT,
+	TDNL_JSON,
+	TDNL_CSV,
+};
+
+/* ---- what the kernel sends (msg.c) ---- */
+
+struct tdnl_model {
+	char name[TDNL_NAME_LEN];
+	unsigned int width;
+	bool cycle_based;
+	unsigned int nr_events;			/* highest id + 1 */
+	struct td_event events[TDNL_MAX_EVENTS];	/* by id; name NULL if none */
+};
+
+struct tdnl_cpu_info {
+	unsigned int cpu;
+	char model[TDNL_NAME_LEN];		/* "" when unsupported */
+	unsigned int width;
+	uint32_t state;				/* enum topdown_state flags */
+};
+
+struct tdnl_info {
+	char version[32];
+	unsigned int level, interval_ms;
+	struct tdnl_cpu_info *cpus;
+	unsigned int nr_cpus;
+	struct tdnl_model *models;
+	unsigned int nr_models;
+};
+
+struct tdnl_count {
+	bool present;
+	uint64_t delta, total, enabled, running;
+};
+
+struct tdnl_sample {
+	unsigned int cpu;
+	uint64_t seq, start_ns, end_ns;
+	uint32_t state;
+	bool has_errno;
+	int err;
+	char model[TDNL_NAME_LEN];
+	bool has_l1, has_l2;
+	bool l1_set[TD_NR_L1];			/* the model measures it */
+	uint32_t l1[TD_NR_L1];			/* ppm */
+	uint32_t l2[TD_NR_L2];			/* ppm */
+	struct tdnl_count cnt[TDNL_MAX_EVENTS];	/* by event id */
+
+	/* worked out by tdnl (calc.c) */
+	uint64_t lost;				/* intervals missed before this one */
+	double l34[TD_NR_L34];			/* percent, NAN when n/a */
+};
+
+int tdnl_parse_info(const struct nlmsghdr *nlh, struct tdnl_info *info);
+void tdnl_free_info(struct tdnl_info *info);
+int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s);
+const struct tdnl_model *tdnl_find_model(const struct tdnl_info *info,
+					 const char *name);
+const char *tdnl_state_name(unsigned int bit);
+
+/* ---- netlink (nl.c) ---- */
+
+struct mnl_socket;
+
+struct tdnl_nl {
+	struct mnl_socket *sk;
+	unsigned int portid, seq;
+	uint16_t family;			/* topdown's genl id */
+	uint32_t mcgrp;				/* its "samples" group */
+	uint16_t ctrl_family;			/* nlctrl, for DELFAMILY */
+	uint32_t ctrl_mcgrp;			/* its "notify" group */
+	char *buf;
+	size_t bufsz;
+};
+
+/* the callback of a request: one per reply message */
+typedef int (*tdnl_cb_t)(const struct nlmsghdr *nlh, void *data);
+
+int tdnl_nl_open(struct tdnl_nl *nl);
+int tdnl_nl_watch(struct tdnl_nl *nl, struct tdnl_nl *from);
+void tdnl_nl_close(struct tdnl_nl *nl);
+struct nlmsghdr *tdnl_nl_msg(struct tdnl_nl *nl, uint8_t cmd, uint16_t flags);
+int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
+		 void *data);
+int tdnl_nl_error(int err, const char *what);
+
+/* ---- Level 1/2 over a span, Level 3/4 (calc.c) ---- */
+
+void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
+	       const struct tdnl_model *m);
+
+/* ---- output (out.c) ---- */
+
+void tdnl_out_info(const struct tdnl_info *info, enum tdnl_fmt fmt);
+void tdnl_out_begin(enum tdnl_fmt fmt, bool watch);
+void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
+		     bool watch);
+void tdnl_out_end(enum tdnl_fmt fmt, bool watch);
+
+#endif /* _TDNL_H */
