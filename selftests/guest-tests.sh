@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs every in-VM test (inside selftests/vm/run).  Each prints TAP lines;
 # selftests/check counts them, so this always exits 0 unless it cannot start.
+# A test that exits non-zero adds a failure of its own.
 set -u
 cd "$(dirname "$0")/.."
 [ -n "${TD_KO_DIR:-}" ] || { echo "guest-tests: not in the VM (no TD_KO_DIR)" >&2; exit 2; }
 
 echo "# guest: $(uname -r), $(nproc) CPUs"
-for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/raw.py selftests/topdown/lifecycle.sh}; do
+for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/raw.py selftests/topdown/lifecycle.sh selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py}; do
 	echo "# --- $t"
 	start=$(date +%s.%N)
-	"./$t"
+	# a test that dies before its TAP lines must not pass unseen
+	"./$t" || echo "not ok 1 - $t exited with status $?"
 	echo "# $t took $(echo "$(date +%s.%N) - $start" | awk '{ printf "%.1f", $1 - $3 }') s"
 done
 exit 0
