@@ -8,17 +8,15 @@
 #define _TD_COMPAT_H
 
 /*
- * Who may join the "samples" group.  genl_family.bind (v6.7) lets the
- * family ask for CAP_PERFMON or CAP_SYS_ADMIN, as for its commands; the
- * multicast group flag GENL_MCAST_CAP_SYS_ADMIN (v6.7, and backported, as
- * in Debian's 6.1) can only ask for CAP_SYS_ADMIN.  A kernel with neither
- * cannot keep the samples from unprivileged listeners: no notifications.
- * (td_netlink.c sets .bind under TD_HAVE_GENL_BIND.)
+ * Who may join the "samples" group.  The multicast group flag
+ * GENL_MCAST_CAP_SYS_ADMIN (v6.7, and backported, as in Debian's 6.1) makes
+ * genetlink refuse the join without CAP_SYS_ADMIN.  It cannot ask for
+ * CAP_PERFMON, and genl_family.bind cannot either: genl_bind() ignores its
+ * return value (6.12), so a bind hook would let anyone listen.  A kernel
+ * without the flag cannot keep the samples from unprivileged listeners: no
+ * notifications there.
  */
-#if defined(TD_HAVE_GENL_BIND)
-#define TD_MCGRP_FLAGS		0
-#define TD_CAN_NOTIFY		true
-#elif defined(TD_HAVE_GENL_MCAST_CAP)
+#ifdef TD_HAVE_GENL_MCAST_CAP
 #define TD_MCGRP_FLAGS		GENL_MCAST_CAP_SYS_ADMIN
 #define TD_CAN_NOTIFY		true
 #else

@@ -186,6 +186,8 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	mutex_init(&tc->lock);
 	tc->cpu = cpu;
 	tc->state = TD_STATE_OFFLINE;
+	/* a CPU never online has no identity yet; model= applies to it */
+	tc->model = td_forced_model;
 	INIT_DELAYED_WORK(&tc->work, td_sample);
 }
 

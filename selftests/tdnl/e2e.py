@@ -35,6 +35,10 @@ L4 = ["mem_bandwidth", "mem_latency"]
 NOT_LOADED = 'tdnl: the topdown module is not loaded (no generic netlink family "topdown")'
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all"]
+# nobody with CAP_PERFMON alone, kept across exec as an ambient capability
+PERFMON = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+           "--inh-caps=-all,+perfmon", "--ambient-caps=+perfmon",
+           "--bounding-set=-all,+perfmon"]
 
 
 def tap(ok, name):
@@ -304,6 +308,13 @@ def check_config(cpus):
         tap(r.returncode == 1 and
             r.stderr.strip() == "tdnl: permission denied: topdown needs CAP_PERFMON or CAP_SYS_ADMIN",
             f"unprivileged tdnl {' '.join(cmd)}: exit {r.returncode}, '{r.stderr.strip()}'")
+    r = sh(*PERFMON, "tdnl", "-j", "show", "-c", "0", timeout=20)
+    tap(r.returncode == 0 and json.loads(r.stdout)[0]["cpu"] == 0,
+        f"CAP_PERFMON only: tdnl show works: exit {r.returncode}, '{r.stderr.strip()}'")
+    r = sh(*PERFMON, "tdnl", "watch", "-n", "1", timeout=20)
+    tap(r.returncode == 1 and r.stderr.strip() ==
+        "tdnl: permission denied: watching needs CAP_SYS_ADMIN (CAP_PERFMON is enough for show)",
+        f"CAP_PERFMON only: tdnl watch refused: exit {r.returncode}, '{r.stderr.strip()}'")
     r = sh("tdnl", "-j", "info")
     info = json.loads(r.stdout)
     spr = [m for m in info["models"] if m["name"] == "spr"][0]

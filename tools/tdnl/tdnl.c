@@ -412,7 +412,11 @@ static int cmd_watch(int argc, char **argv)
 		goto out;
 	}
 	if (tdnl_nl_watch(&sock, &nl)) {
-		ret = tdnl_nl_error(errno, "watch: joining the samples group");
+		/* the commands took CAP_PERFMON; the group wants more */
+		if (errno == EPERM)
+			fprintf(stderr, "tdnl: permission denied: watching needs CAP_SYS_ADMIN (CAP_PERFMON is enough for show)\n");
+		else
+			ret = tdnl_nl_error(errno, "watch: joining the samples group");
 		goto out;
 	}
 	w.prev = calloc(TDNL_MAX_CPUS, sizeof(*w.prev));

@@ -3,9 +3,10 @@
  * topdown: per-CPU Top-Down Microarchitecture Analysis over generic netlink.
  *
  * The family "topdown" (TOPDOWN_FAMILY_NAME) exists in the initial network
- * namespace only.  Every command, and joining the multicast group, needs
- * CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace: the counters
- * are a side channel, like perf's CPU-wide events.  Others get EPERM.
+ * namespace only.  Every command needs CAP_PERFMON or CAP_SYS_ADMIN in the
+ * initial user namespace: the counters are a side channel, like perf's
+ * CPU-wide events.  Joining the multicast group needs CAP_SYS_ADMIN, the
+ * only check genetlink makes on a join.  Others get EPERM.
  *
  * TOPDOWN_CMD_GET_INFO (do) replies with the module's version, level and
  * interval, one TOPDOWN_A_INFO_CPU nest per possible CPU (its model, slot
