@@ -23,26 +23,6 @@
 
 static struct dentry *td_dir;
 
-static const char * const td_l1_names[TD_NR_L1] = {
-	[TD_RETIRING] = "retiring",
-	[TD_BAD_SPECULATION] = "bad_speculation",
-	[TD_FRONTEND_BOUND] = "frontend_bound",
-	[TD_BACKEND_BOUND] = "backend_bound",
-	[TD_SMT_CONTENTION] = "smt_contention",
-	[TD_NOT_STALLED] = "not_stalled",
-};
-
-static const char * const td_l2_names[TD_NR_L2] = {
-	[TD_LIGHT_OPERATIONS] = "light_operations",
-	[TD_HEAVY_OPERATIONS] = "heavy_operations",
-	[TD_BRANCH_MISPREDICTS] = "branch_mispredicts",
-	[TD_MACHINE_CLEARS] = "machine_clears",
-	[TD_FETCH_LATENCY] = "fetch_latency",
-	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
-	[TD_MEMORY_BOUND] = "memory_bound",
-	[TD_CORE_BOUND] = "core_bound",
-};
-
 /* Level 1 of the latest interval in 0.01 %, adding up to 10000; false if none */
 static bool td_l1_centi(struct td_cpu *tc, u32 *centi)
 {

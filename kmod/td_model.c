@@ -40,6 +40,27 @@ bool td_model_has_l1(const struct td_model *m, enum td_l1 node)
 	}
 }
 
+/* the node names debugfs and tdnl print, as perf's metric names in snake case */
+const char * const td_l1_names[TD_NR_L1] = {
+	[TD_RETIRING] = "retiring",
+	[TD_BAD_SPECULATION] = "bad_speculation",
+	[TD_FRONTEND_BOUND] = "frontend_bound",
+	[TD_BACKEND_BOUND] = "backend_bound",
+	[TD_SMT_CONTENTION] = "smt_contention",
+	[TD_NOT_STALLED] = "not_stalled",
+};
+
+const char * const td_l2_names[TD_NR_L2] = {
+	[TD_LIGHT_OPERATIONS] = "light_operations",
+	[TD_HEAVY_OPERATIONS] = "heavy_operations",
+	[TD_BRANCH_MISPREDICTS] = "branch_mispredicts",
+	[TD_MACHINE_CLEARS] = "machine_clears",
+	[TD_FETCH_LATENCY] = "fetch_latency",
+	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
+	[TD_MEMORY_BOUND] = "memory_bound",
+	[TD_CORE_BOUND] = "core_bound",
+};
+
 /* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
 const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
 	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },

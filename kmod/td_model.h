@@ -101,6 +101,8 @@ extern const struct td_model td_model_neoverse_v2;
 
 #define TD_NR_PAIRS	4
 extern const unsigned int td_l2_pairs[TD_NR_PAIRS][3];
+extern const char * const td_l1_names[TD_NR_L1];
+extern const char * const td_l2_names[TD_NR_L2];
 
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);

@@ -14,26 +14,6 @@
 #include "linux/topdown.h"
 #include "tdnl.h"
 
-static const char * const l1_names[TD_NR_L1] = {
-	[TD_RETIRING] = "retiring",
-	[TD_BAD_SPECULATION] = "bad_speculation",
-	[TD_FRONTEND_BOUND] = "frontend_bound",
-	[TD_BACKEND_BOUND] = "backend_bound",
-	[TD_SMT_CONTENTION] = "smt_contention",
-	[TD_NOT_STALLED] = "not_stalled",
-};
-
-static const char * const l2_names[TD_NR_L2] = {
-	[TD_LIGHT_OPERATIONS] = "light_operations",
-	[TD_HEAVY_OPERATIONS] = "heavy_operations",
-	[TD_BRANCH_MISPREDICTS] = "branch_mispredicts",
-	[TD_MACHINE_CLEARS] = "machine_clears",
-	[TD_FETCH_LATENCY] = "fetch_latency",
-	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
-	[TD_MEMORY_BOUND] = "memory_bound",
-	[TD_CORE_BOUND] = "core_bound",
-};
-
 /* show_text() and watch_text() walk Level 2 as the children of Level 1 */
 _Static_assert(TD_LIGHT_OPERATIONS == 2 * TD_RETIRING &&
 	       TD_BRANCH_MISPREDICTS == 2 * TD_BAD_SPECULATION &&
@@ -247,11 +227,11 @@ static void show_text(const struct tdnl_sample *s)
 		/* the four common nodes always; the others where they exist */
 		if (node >= TD_SMT_CONTENTION && !s->l1_set[node])
 			continue;
-		row_centi(1, l1_names[node], s->l1_set[node], c1[node]);
+		row_centi(1, td_l1_names[node], s->l1_set[node], c1[node]);
 		if (!s->has_l2 || node >= TD_SMT_CONTENTION)
 			continue;
 		/* Level 1 node n has Level 2 children 2n and 2n + 1 */
-		row_centi(2, l2_names[2 * node], true, c2[2 * node]);
+		row_centi(2, td_l2_names[2 * node], true, c2[2 * node]);
 		if (2 * node == TD_MEMORY_BOUND) {
 			row(3, "l1_bound", true, s->l34[TD_L1_BOUND]);
 			row(3, "l2_bound", true, s->l34[TD_L2_BOUND]);
@@ -261,7 +241,7 @@ static void show_text(const struct tdnl_sample *s)
 			row(4, "mem_latency", true, s->l34[TD_MEM_LATENCY]);
 			row(3, "store_bound", true, s->l34[TD_STORE_BOUND]);
 		}
-		row_centi(2, l2_names[2 * node + 1], true, c2[2 * node + 1]);
+		row_centi(2, td_l2_names[2 * node + 1], true, c2[2 * node + 1]);
 	}
 }
 
@@ -357,9 +337,9 @@ static void sample_json(const struct tdnl_sample *s, bool watch)
 	putchar(']');
 	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR))
 		printf(",\"errno\":%d", s->err);
-	json_level("level1", s->has_l1, s->l1, s->l1_set, l1_names, TD_NR_L1,
+	json_level("level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
 		   TD_SMT_CONTENTION);
-	json_level("level2", s->has_l1 && s->has_l2, s->l2, all_l2, l2_names,
+	json_level("level2", s->has_l1 && s->has_l2, s->l2, all_l2, td_l2_names,
 		   TD_NR_L2, TD_NR_L2);
 	json_l34("level3", s, 0, TD_FIRST_L4);
 	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
@@ -430,9 +410,9 @@ void tdnl_out_begin(enum tdnl_fmt fmt, bool watch)
 	case TDNL_CSV:
 		printf("cpu,seq,start_ns,end_ns,model,state,errno");
 		for (i = 0; i < TD_NR_L1; i++)
-			printf(",%s", l1_names[i]);
+			printf(",%s", td_l1_names[i]);
 		for (i = 0; i < TD_NR_L2; i++)
-			printf(",%s", l2_names[i]);
+			printf(",%s", td_l2_names[i]);
 		for (i = 0; i < TD_NR_L34; i++)
 			printf(",%s", td_l34_names[i]);
 		printf("%s\n", watch ? ",lost" : "");
