@@ -120,22 +120,28 @@ static void td_sample(struct work_struct *work)
 			continue;	/* not needed with this SMT setting */
 		val = perf_event_read_value(k->event, &en, &run);
 
-		k->d_enabled = en - k->enabled;
+		k->d_enabled = en - k->read_enabled;
 		k->d_running = run - k->running;
-		k->delta = val - k->value;
-		k->value = val;
-		k->enabled = en;
-		k->running = run;
+		k->read_enabled = en;
 		if (!k->d_running) {
 			/* not counted: flagged, never taken for 0 */
 			k->delta = 0;
 			if (tc->model->events[i].level <= 2)
 				not_counted = true;
-		} else if (k->d_running < k->d_enabled) {
-			k->delta = mul_u64_u64_div_u64(k->delta, k->d_enabled,
-						       k->d_running);
+		} else {
+			/* since the last read in which it ran: maybe several intervals */
+			u64 span = en - k->enabled, count = val - k->value;
+
+			if (k->d_running < span)
+				count = mul_u64_u64_div_u64(count, span, k->d_running);
+			k->total += count;
+			/* this interval's share of it, at the span's rate */
+			k->delta = span == k->d_enabled ? count :
+				   mul_u64_u64_div_u64(count, k->d_enabled, span);
+			k->value = val;
+			k->enabled = en;
+			k->running = run;
 		}
-		k->total += k->delta;
 		mux = min(mux, td_frac(k->d_running, k->d_enabled));
 		window = max(window, k->d_enabled);
 	}
@@ -237,6 +243,7 @@ int td_cpu_online(unsigned int cpu)
 		k->value = 0;
 		k->enabled = 0;
 		k->running = 0;
+		k->read_enabled = 0;
 		k->delta = 0;
 		k->d_enabled = 0;
 		k->d_running = 0;

@@ -28,17 +28,22 @@ enum td_state {
 /**
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
- * @value:    last raw value read
- * @enabled:  last enabled time read, ns
- * @running:  last running time read, ns
+ * @value:    raw value at the last read in which the counter had run
+ * @enabled:  enabled time at that read, ns
+ * @running:  running time at that read, ns
+ * @read_enabled: enabled time at the last read, ns
  * @delta:    the last interval's count, scaled by enabled / running
  * @total:    cumulative scaled count since load (continues across hotplug)
  * @d_enabled: the last interval's enabled time
  * @d_running: the last interval's running time
+ *
+ * A counter that did not run in an interval keeps value, enabled and
+ * running: the next interval in which it runs scales its count over the
+ * whole span, so the total misses nothing.
  */
 struct td_counter {
 	struct perf_event *event;
-	u64 value, enabled, running;
+	u64 value, enabled, running, read_enabled;
 	u64 delta, total, d_enabled, d_running;
 };
 

@@ -113,7 +113,8 @@ static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
  *
  * With no sample before, or the one just before, the nodes come from the
  * interval's deltas.  After a gap, from the differences of the totals over
- * the whole span, Level 1/2 included.
+ * the whole span, Level 1/2 included, and the sample's start becomes the
+ * previous sample's end.
  */
 void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 	       const struct tdnl_model *m)
@@ -125,6 +126,7 @@ void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 	s->lost = 0;
 	if (prev && s->seq > prev->seq + 1 && totals(s, prev, c, have)) {
 		s->lost = s->seq - prev->seq - 1;
+		s->start_ns = prev->end_ns;	/* what the figures now cover */
 		relevel(s, m, c, have);
 	} else {
 		deltas(s, c, have);
