@@ -112,7 +112,15 @@ for k in "${kernels[@]}"; do
 
 	vm --kernel "$k" --no-build -- 'echo c > /proc/sysrq-trigger'
 	check "$k: a kernel panic fails cleanly (125, console shown)" \
-		eval 'status_is 125 && stderr_has "panicked" && stderr_has "Kernel panic"'
+		eval 'status_is 125 && stderr_has "panicked" && stderr_has "Kernel panic" &&
+		      ! stderr_has "booting again"'
+
+	# a panic before CMD starts (here: no init) is booted once more, then fails
+	vm --kernel "$k" --no-build --append rdinit=/nonexistent -- true
+	check "$k: a panic while booting: one more boot, then 125" \
+		eval 'status_is 125 && stderr_has "before CMD started" &&
+		      [[ $(grep -c "booting again" "$tmp/err") == 1 ]] &&
+		      stderr_has "panicked"'
 
 	vm --kernel "$k" --no-build --timeout 15 -- 'sleep 600'
 	check "$k: --timeout stops a hung guest (124)" \
