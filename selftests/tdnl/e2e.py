@@ -18,10 +18,9 @@ import os
 import subprocess
 import time
 
-KO = os.environ["TD_KO_DIR"]
-SIM = "/sys/kernel/debug/tdsim"
-TD = "/sys/kernel/debug/topdown"
-T = [0, 0]
+from common import KO, SIM, TD, Tap, read_kv, seq, settle, sh, want_of
+
+tap = Tap("tdnl_e2e")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
            "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
            "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
@@ -39,49 +38,6 @@ NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
 PERFMON = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
            "--inh-caps=-all,+perfmon", "--ambient-caps=+perfmon",
            "--bounding-set=-all,+perfmon"]
-
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - tdnl_e2e: {name}", flush=True)
-
-
-def sh(*cmd, timeout=60):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
-
-
-def read_kv(path):
-    out = {}
-    for line in open(path):
-        k, _, v = line.strip().partition(" ")
-        out[k] = v
-    return out
-
-
-def seq(cpu):
-    return int(read_kv(f"{TD}/cpu{cpu}/info")["seq"])
-
-
-def settle(cpus, n):
-    start = {c: seq(c) for c in cpus}
-    for _ in range(400):
-        time.sleep(0.05)
-        if all(seq(c) >= start[c] + n for c in cpus):
-            return True
-    return False
-
-
-def want_of(text):
-    kv = {k: float(v) for k, v in (x.split("=") for x in text.split())}
-    kv["light_operations"] = kv["retiring"] - kv["heavy_operations"]
-    kv["machine_clears"] = kv["bad_speculation"] - kv["branch_mispredicts"]
-    kv["fetch_bandwidth"] = kv["frontend_bound"] - kv["fetch_latency"]
-    kv["core_bound"] = kv["backend_bound"] - kv["memory_bound"]
-    return kv
 
 
 def load(model, level=3, interval=500, pmu=True):
@@ -387,7 +343,7 @@ def main():
     check_watch_unload(cpus)
     check_no_pmu(cpus)
     check_unloaded()
-    print(f"# tdnl_e2e: {T[0] - T[1]} passed, {T[1]} failed")
+    tap.summary()
 
 
 main()

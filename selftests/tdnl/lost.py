@@ -34,12 +34,11 @@ import subprocess
 import tempfile
 import time
 
-KO = os.environ["TD_KO_DIR"]
-SIM = "/sys/kernel/debug/tdsim"
-TD = "/sys/kernel/debug/topdown"
+from common import KO, SIM, Tap, settle, sh, want_of
+
 RMEM_MAX = "/proc/sys/net/core/rmem_max"
 SMALL_RMEM = 32768
-T = [0, 0]
+tap = Tap("tdnl_lost")
 L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
 L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
       "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
@@ -58,49 +57,6 @@ CAP_NET_ADMIN, CAP_SYS_ADMIN, CAP_PERFMON = 12, 21, 38
 NO_NET_ADMIN = ["setpriv", "--inh-caps=-all,+sys_admin,+perfmon",
                 "--ambient-caps=-all,+sys_admin,+perfmon",
                 "--bounding-set=-all,+sys_admin,+perfmon"]
-
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - tdnl_lost: {name}", flush=True)
-
-
-def sh(*cmd, timeout=60):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
-
-
-def read_kv(path):
-    out = {}
-    for line in open(path):
-        k, _, v = line.strip().partition(" ")
-        out[k] = v
-    return out
-
-
-def seq(cpu):
-    return int(read_kv(f"{TD}/cpu{cpu}/info")["seq"])
-
-
-def settle(cpus, n):
-    start = {c: seq(c) for c in cpus}
-    for _ in range(400):
-        time.sleep(0.05)
-        if all(seq(c) >= start[c] + n for c in cpus):
-            return True
-    return False
-
-
-def want_of(text):
-    kv = {k: float(v) for k, v in (x.split("=") for x in text.split())}
-    kv["light_operations"] = kv["retiring"] - kv["heavy_operations"]
-    kv["machine_clears"] = kv["bad_speculation"] - kv["branch_mispredicts"]
-    kv["fetch_bandwidth"] = kv["frontend_bound"] - kv["fetch_latency"]
-    kv["core_bound"] = kv["backend_bound"] - kv["memory_bound"]
-    return kv
 
 
 def set_profile(cpu, text):
@@ -424,7 +380,7 @@ def main():
         sh("rmmod", "tdsim")
     now = open(RMEM_MAX).read().strip()
     tap(now == saved, f"net.core.rmem_max restored to {now} (was {saved})")
-    print(f"# tdnl_lost: {T[0] - T[1]} passed, {T[1]} failed")
+    tap.summary()
 
 
 main()

@@ -70,7 +70,6 @@ def perf_stat(model, intervals=5, ms=200):
     evs = EVENTS[model]
     args = ["perf", "stat", "-a", "-A", "-x,", "-I", str(ms),
             "--interval-count", str(intervals)]
-    names = {}
     for name, enc in evs.items():
         args += ["-e", f"tdsim/{enc},name=td_{name}/"]
     r = sh(*args, check=False)

@@ -7,7 +7,6 @@ the level needs, within 3 points and flagged as multiplexed.
 """
 import os
 import subprocess
-import sys
 import time
 
 KO = os.environ["TD_KO_DIR"]
