@@ -8,6 +8,13 @@ import time
 KO = os.environ["TD_KO_DIR"]
 SIM = "/sys/kernel/debug/tdsim"
 TD = "/sys/kernel/debug/topdown"
+# the nodes tdnl prints, by level, as in its JSON
+L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
+L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
+      "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
+      "core_bound"]
+L3 = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound"]
+L4 = ["mem_bandwidth", "mem_latency"]
 
 
 class Tap:

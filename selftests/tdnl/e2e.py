@@ -18,19 +18,14 @@ import os
 import subprocess
 import time
 
-from common import KO, SIM, TD, Tap, read_kv, seq, settle, sh, want_of
+from common import (KO, L1, L2, L3, L4, SIM, TD, Tap, read_kv, seq, settle, sh,
+                    want_of)
 
 tap = Tap("tdnl_e2e")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
            "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
            "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
            "mem_bandwidth=2 mem_latency=3 freq_mhz=2000")
-L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
-L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
-      "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
-      "core_bound"]
-L3 = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound"]
-L4 = ["mem_bandwidth", "mem_latency"]
 NOT_LOADED = 'tdnl: the topdown module is not loaded (no generic netlink family "topdown")'
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all"]

@@ -34,17 +34,11 @@ import subprocess
 import tempfile
 import time
 
-from common import KO, SIM, Tap, settle, sh, want_of
+from common import KO, L1, L2, L3, L4, SIM, Tap, settle, sh, want_of
 
 RMEM_MAX = "/proc/sys/net/core/rmem_max"
 SMALL_RMEM = 32768
 tap = Tap("tdnl_lost")
-L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
-L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
-      "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
-      "core_bound"]
-L3 = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound"]
-L4 = ["mem_bandwidth", "mem_latency"]
 MEM = ("l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
        "mem_bandwidth=2 mem_latency=3 freq_mhz=2000")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "

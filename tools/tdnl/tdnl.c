@@ -147,16 +147,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 
 static int open_nl(struct tdnl_nl *nl)
 {
+	int err;
+
 	if (!tdnl_nl_open(nl))
 		return 0;
-	if (errno == ENOENT)
-		fprintf(stderr, "tdnl: the topdown module is not loaded (no generic netlink family \"%s\")\n",
-			TOPDOWN_FAMILY_NAME);
-	else
-		fprintf(stderr, "tdnl: cannot reach the kernel's generic netlink: %s\n",
-			strerror(errno));
+	err = errno;	/* ENOENT: the family is not registered */
 	tdnl_nl_close(nl);
-	return TDNL_EXIT_ERR;
+	return tdnl_nl_error(err, "reaching the kernel's generic netlink");
 }
 
 static int info_cb(const struct nlmsghdr *nlh, void *data)
@@ -173,6 +170,21 @@ static int get_info(struct tdnl_nl *nl, struct tdnl_info *info)
 	return 0;
 }
 
+/* what info, show and watch all start with; on failure both are released */
+static int open_with_info(struct tdnl_nl *nl, struct tdnl_info *info)
+{
+	int ret = open_nl(nl);
+
+	if (ret)
+		return ret;
+	ret = get_info(nl, info);
+	if (ret) {
+		tdnl_free_info(info);
+		tdnl_nl_close(nl);
+	}
+	return ret;
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	struct tdnl_info info = {};
@@ -181,12 +193,10 @@ static int cmd_info(int argc, char **argv)
 
 	if (argc)
 		return unexpected("info", argv[0]);
-	ret = open_nl(&nl);
+	ret = open_with_info(&nl, &info);
 	if (ret)
 		return ret;
-	ret = get_info(&nl, &info);
-	if (!ret)
-		tdnl_out_info(&info, fmt);
+	tdnl_out_info(&info, fmt);
 	tdnl_free_info(&info);
 	tdnl_nl_close(&nl);
 	return ret;
@@ -233,12 +243,9 @@ static int cmd_show(int argc, char **argv)
 	ret = parse_opts("show", argc, argv, &o, false);
 	if (ret)
 		return ret;
-	ret = open_nl(&nl);
+	ret = open_with_info(&nl, &info);
 	if (ret)
 		return ret;
-	ret = get_info(&nl, &info);
-	if (ret)
-		goto out;
 	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_GET_SAMPLE, NLM_F_DUMP);
 	if (tdnl_nl_talk(&nl, nlh, show_cb, &sh)) {
 		if (sh.shown)
@@ -380,12 +387,9 @@ static int cmd_watch(int argc, char **argv)
 	ret = parse_opts("watch", argc, argv, &o, true);
 	if (ret)
 		return ret;
-	ret = open_nl(&nl);
+	ret = open_with_info(&nl, &info);
 	if (ret)
 		return ret;
-	ret = get_info(&nl, &info);
-	if (ret)
-		goto out;
 	for (i = 0; i < info.nr_cpus; i++) {
 		uint32_t st = info.cpus[i].state;
 
