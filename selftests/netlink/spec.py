@@ -12,17 +12,15 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import Tap  # noqa: E402
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 LSRC = f"{TOP}/build/linux-source-6.12"
 YNL = f"{LSRC}/tools/net/ynl"
 STAGE = f"{TOP}/build/ynl"	# specs/ + genetlink.yaml, as in the kernel tree
-T = [0, 0]
+tap = Tap("netlink_spec")
 
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - netlink_spec: {name}", flush=True)
 
 
 def constants(text):
@@ -96,4 +94,4 @@ def main():
 
 
 main()
-print(f"# netlink_spec: {T[0] - T[1]} passed, {T[1]} failed")
+tap.summary()

@@ -9,21 +9,14 @@ guest, on tdsim (spr).
 import json
 import os
 import subprocess
+import sys
 
-KO = os.environ["TD_KO_DIR"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import Tap, load, sh, unload  # noqa: E402
+
+tap = Tap("netlink_ynl")
 CLI = "build/linux-source-6.12/tools/net/ynl/cli.py"
 SCHEMA = "build/linux-source-6.12/Documentation/netlink/genetlink.yaml"
-T = [0, 0]
-
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - netlink_ynl: {name}", flush=True)
-
-
-def sh(*cmd):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
 
 
 def ynl(*args):
@@ -41,13 +34,8 @@ def cpu_list(text):
 
 
 def main():
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
-    sh("insmod", f"{KO}/tdsim.ko", "model=spr")
-    typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
-    r = sh("insmod", f"{KO}/topdown.ko", "model=spr", f"pmu_type={typ}",
-           "interval_ms=200")
-    tap(r.returncode == 0, "tdsim and topdown load")
+    err = load("spr", "interval_ms=200")
+    tap(not err, f"tdsim and topdown load {err}")
     possible = cpu_list(open("/sys/devices/system/cpu/possible").read())
     online = cpu_list(open("/sys/devices/system/cpu/online").read())
     subprocess.run(["sleep", "0.6"])
@@ -98,9 +86,8 @@ def main():
     rc2, out2, _ = ynl("--do", "get-info")
     tap(rc == 0 and rc2 == 0 and json.loads(out2)["interval-ms"] == 300,
         "set-config interval-ms 300: get-info says 300")
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
+    unload()
+    tap.summary()
 
 
 main()
-print(f"# netlink_ynl: {T[0] - T[1]} passed, {T[1]} failed")

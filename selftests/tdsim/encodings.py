@@ -13,6 +13,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import Tap  # noqa: E402
+
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 ARCH = TOP + "/build/linux-source-6.12/tools/perf/pmu-events/arch"
 # tdsim model table -> perf JSON directories that describe that CPU
@@ -36,13 +39,8 @@ TABLES = {
 }
 FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
          "Fixed counter 3": 3}
-T = [0, 0]
+tap = Tap("encodings")
 
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - encodings: {name}")
 
 
 def load_json(paths):
@@ -131,8 +129,8 @@ def main():
                     gp_mask == allowed & 0xFF
             tap(ok, f"{fname} {table}: {name} = {cfg:#x} (perf: {want:#x}, counters "
                 f"{counters or 'any'})")
-    print(f"# encodings: {T[0] - T[1]} passed, {T[1]} failed")
-    return 1 if T[1] else 0
+    tap.summary()
+    return 1 if tap.failed else 0
 
 
 sys.exit(main())

@@ -10,23 +10,18 @@ counters than events, perf must multiplex (running < enabled) and its
 scaled counts must still give the profile within 3 points.
 """
 import os
-import subprocess
 import sys
 
-KO = os.environ["TD_KO_DIR"]
-DBG = "/sys/kernel/debug/tdsim"
-T = [0, 0]  # tests, failures
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import KO, Tap, all_cpus, sh, write_profile  # noqa: E402
+
+tap = Tap("perf_l1")
 
 
-def tap(ok, name):
-    T[0] += 1
-    if not ok:
-        T[1] += 1
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - perf_l1: {name}", flush=True)
-
-
-def sh(*cmd, check=True):
-    return subprocess.run(cmd, check=check, capture_output=True, text=True)
+def insmod_tdsim(*args):
+    """load tdsim with args; a failure is a failed test"""
+    r = sh("insmod", f"{KO}/tdsim.ko", *args)
+    return r.returncode == 0 or tap(False, f"insmod tdsim {' '.join(args)}: {r.stderr.strip()}")
 
 
 EVENTS = {
@@ -72,7 +67,7 @@ def perf_stat(model, intervals=5, ms=200):
             "--interval-count", str(intervals)]
     for name, enc in evs.items():
         args += ["-e", f"tdsim/{enc},name=td_{name}/"]
-    r = sh(*args, check=False)
+    r = sh(*args)
     # time,CPUn,value,unit,event,run_ns,pct_running,...
     rows = {}
     for line in r.stderr.splitlines():
@@ -119,14 +114,14 @@ def truth(text):
 
 
 def run_model(model, ncpu):
-    sh("insmod", f"{KO}/tdsim.ko", f"model={model}")
+    if not insmod_tdsim(f"model={model}"):
+        return
     try:
         for rnd in range(2):
             want = {}
             for cpu in range(ncpu):
                 prof = PROFILES[(cpu + 2 * rnd) % len(PROFILES)]
-                with open(f"{DBG}/cpu{cpu}/profile", "w") as f:
-                    f.write(prof)
+                write_profile(cpu, prof)
                 want[cpu] = truth(prof)
             r, rows = perf_stat(model)
             tap(r.returncode == 0 and len(rows) == ncpu,
@@ -144,16 +139,16 @@ def run_model(model, ncpu):
                 tap(err <= 0.5, f"{model} cpu{cpu} round {rnd}: L1 within 0.5 pp "
                     f"of the profile (max error {err:.4f} pp; {desc})")
     finally:
-        sh("rmmod", "tdsim", check=False)
+        sh("rmmod", "tdsim")
 
 
 def run_multiplexed(model, ncpu):
     """2 GP counters for 4 GP events: perf rotates them."""
-    sh("insmod", f"{KO}/tdsim.ko", f"model={model}", "counters=2")
+    if not insmod_tdsim(f"model={model}", "counters=2"):
+        return
     try:
         for cpu in range(ncpu):
-            with open(f"{DBG}/cpu{cpu}/profile", "w") as f:
-                f.write(PROFILES[0])
+            write_profile(cpu, PROFILES[0])
         r, rows = perf_stat(model, intervals=10, ms=200)
         c, pct = summed(rows.get(0, []))
         if not c:
@@ -169,7 +164,7 @@ def run_multiplexed(model, ncpu):
         err = max(abs(got[k] - want[k]) for k in got) * 100
         tap(err <= 3, f"{model} counters=2: scaled L1 within 3 pp (max error {err:.3f} pp)")
     finally:
-        sh("rmmod", "tdsim", check=False)
+        sh("rmmod", "tdsim")
 
 
 def run_constraints(ncpu):
@@ -178,12 +173,13 @@ def run_constraints(ncpu):
     running shares add up to at most 100 %.  (Once one flexible event fails
     to go on, perf leaves the rest of the list off too, so UOPS_RETIRED
     rotates with them.)"""
-    sh("insmod", f"{KO}/tdsim.ko", "model=spr")
+    if not insmod_tdsim("model=spr"):
+        return
     try:
         r = sh("perf", "stat", "-a", "-x,", "-I", "200", "--interval-count", "5",
                "-e", "tdsim/event=0xa4,umask=0x4,name=td_badspec/",
                "-e", "tdsim/event=0xa4,umask=0x8,name=td_brmisp/",
-               "-e", "tdsim/event=0xc2,umask=0x2,name=td_ret/", check=False)
+               "-e", "tdsim/event=0xc2,umask=0x2,name=td_ret/")
         pct = {}
         for line in r.stderr.splitlines():
             f = line.split(",")
@@ -196,16 +192,16 @@ def run_constraints(ncpu):
             and avg["td_badspec"] + avg["td_brmisp"] <= 100.5,
             f"spr: the two GP0-only events share GP0 (running %: {desc})")
     finally:
-        sh("rmmod", "tdsim", check=False)
+        sh("rmmod", "tdsim")
 
 
 def run_noise(ncpu):
     """noise_ppm jitters the rates: intervals differ, the average holds."""
-    sh("insmod", f"{KO}/tdsim.ko", "model=spr", "noise_ppm=20000")
+    if not insmod_tdsim("model=spr", "noise_ppm=20000"):
+        return
     try:
         for cpu in range(ncpu):
-            with open(f"{DBG}/cpu{cpu}/profile", "w") as f:
-                f.write(PROFILES[0])
+            write_profile(cpu, PROFILES[0])
         r, rows = perf_stat("spr", intervals=6, ms=200)
         want = truth(PROFILES[0])
         errs = []
@@ -222,13 +218,12 @@ def run_noise(ncpu):
             f"{max(errs, default=0):.3f} pp)")
         tap(avg_err <= 2, f"noise_ppm=20000: summed L1 within 2 pp ({avg_err:.3f} pp)")
     finally:
-        sh("rmmod", "tdsim", check=False)
+        sh("rmmod", "tdsim")
 
 
 def main():
-    sh("rmmod", "tdsim", check=False)
-    ncpu = len([d for d in os.listdir("/sys/devices/system/cpu")
-                if d.startswith("cpu") and d[3:].isdigit()])
+    sh("rmmod", "tdsim")
+    ncpu = len(all_cpus())
     sib = open("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list").read()
     tap("," not in sib and "-" not in sib, "guest has no SMT (skl formulas use CLKS)")
     for model in ("spr", "skl"):
@@ -236,8 +231,7 @@ def main():
         run_multiplexed(model, ncpu)
     run_constraints(ncpu)
     run_noise(ncpu)
-    print(f"# perf_l1: {T[0] - T[1]} passed, {T[1]} failed")
-    return 1 if T[1] else 0
+    tap.summary()
 
 
-sys.exit(main())
+main()

@@ -6,13 +6,13 @@ ground-truth profile within 0.5 percentage points, Level 1 must print exactly
 the level needs, within 3 points and flagged as multiplexed.
 """
 import os
-import subprocess
-import time
+import sys
 
-KO = os.environ["TD_KO_DIR"]
-SIM = "/sys/kernel/debug/tdsim"
-TD = "/sys/kernel/debug/topdown"
-T = [0, 0]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import (TD, Tap, all_cpus, load, load_topdown, read_kv, settle,  # noqa: E402
+                    unload, want_of, write_profile)
+
+tap = Tap("topdown_accuracy")
 MODELS = ["skl", "icl", "spr", "zen4", "zen5", "neoverse-n1", "neoverse-n2",
           "neoverse-v2"]
 PAIRS = [("heavy_operations", "light_operations", "retiring"),
@@ -29,62 +29,6 @@ PROFILES = [
     "retiring=0 bad_speculation=0 frontend_bound=0 backend_bound=100 "
     "heavy_operations=0 branch_mispredicts=0 fetch_latency=0 memory_bound=60",
 ]
-
-
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - topdown_accuracy: {name}", flush=True)
-
-
-def sh(*cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
-
-
-def read_kv(path):
-    out = {}
-    for line in open(path):
-        k, _, v = line.strip().partition(" ")
-        out[k] = v
-    return out
-
-
-def want_of(text, zen):
-    kv = {k: float(v) for k, v in (x.split("=") for x in text.split())}
-    if zen:  # tdsim zen: take smt_contention out of backend
-        kv["smt_contention"] = 0.0
-    w = dict(kv)
-    w["light_operations"] = kv["retiring"] - kv["heavy_operations"]
-    w["machine_clears"] = kv["bad_speculation"] - kv["branch_mispredicts"]
-    w["fetch_bandwidth"] = kv["frontend_bound"] - kv["fetch_latency"]
-    w["core_bound"] = kv["backend_bound"] - kv["memory_bound"]
-    # a cycle-based model (Neoverse N1): cycles not stalled at either end
-    w["not_stalled"] = kv["retiring"] + kv["bad_speculation"]
-    return w
-
-
-def load(model, counters=None, interval=500):
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
-    args = ["insmod", f"{KO}/tdsim.ko", f"model={model}"]
-    if counters is not None:
-        args.append(f"counters={counters}")
-    r = sh(*args)
-    typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
-    r2 = sh("insmod", f"{KO}/topdown.ko", f"model={model}", f"pmu_type={typ}",
-            f"interval_ms={interval}")
-    return r.returncode == 0 and r2.returncode == 0
-
-
-def settle(cpus, n=3):
-    """wait for n complete intervals on every CPU: the interval running at
-    a profile write may have read some counters before it and some after"""
-    start = {c: int(read_kv(f"{TD}/cpu{c}/info")["seq"]) for c in cpus}
-    for _ in range(200):
-        time.sleep(0.05)
-        if all(int(read_kv(f"{TD}/cpu{c}/info")["seq"]) >= start[c] + n for c in cpus):
-            return True
-    return False
 
 
 def check_cpu(model, cpu, want, tol, tag, level=2):
@@ -126,50 +70,46 @@ MUX_L2 = {"skl": "yes", "icl": "yes", "spr": "no", "zen4": "yes",
 
 
 def main():
-    cpus = sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")
-                  if d.startswith("cpu") and d[3:].isdigit())
+    cpus = all_cpus()
     for model in MODELS:
         zen = model.startswith("zen")
-        if not load(model):
-            tap(False, f"{model}: tdsim and topdown load")
+        err = load(model, "interval_ms=500")
+        if err:
+            tap(False, f"{model}: tdsim and topdown load ({err})")
             continue
         for rnd in range(2):
             want = {}
             for cpu in cpus:
                 prof = PROFILES[(cpu + 2 * rnd) % len(PROFILES)]
+                # tdsim zen: no smt_contention, so backend is all backend
                 text = prof + (" smt_contention=0" if zen else "")
-                with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
-                    f.write(text)
-                want[cpu] = want_of(text, zen)
-            settle(cpus)
+                write_profile(cpu, text)
+                want[cpu] = want_of(text)
+            settle(cpus, 3)
             for cpu in cpus:
                 check_cpu(model, cpu, want[cpu], None, f"profile {rnd}")
         mux = read_kv(f"{TD}/cpu0/info")["multiplexed"]
         tap(mux == MUX_L2[model], f"{model} level 2: multiplexed {mux} "
             f"(README says {MUX_L2[model]})")
-        sh("rmmod", "topdown")
-        typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
-        sh("insmod", f"{KO}/topdown.ko", f"model={model}", f"pmu_type={typ}",
-           "interval_ms=200", "level=1")
+        err = load_topdown(model, "interval_ms=200", "level=1")
         settle(cpus, 2)
         info = read_kv(f"{TD}/cpu0/info")
-        tap(info["multiplexed"] == "no" and info["state"] == "ok",
-            f"{model} level 1: fits without multiplexing ({info['counters']} counters)")
+        tap(not err and info["multiplexed"] == "no" and info["state"] == "ok",
+            f"{model} level 1: fits without multiplexing ({info['counters']} counters{err})")
         for cpu in cpus:
             check_cpu(model, cpu, want[cpu], 0.5, "level=1", level=1)
     # multiplexed: 2 general-purpose counters for spr's Level 2
-    if load("spr", counters=2, interval=500):
+    err = load("spr", "interval_ms=500", sim_args=["counters=2"])
+    if tap(not err, f"spr counters=2: tdsim and topdown load {err}"):
         for cpu in cpus:
-            with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
-                f.write(PROFILES[0])
+            write_profile(cpu, PROFILES[0])
         settle(cpus, 4)
         info = read_kv(f"{TD}/cpu0/info")
         tap(info["multiplexed"] == "yes" and float(info["running_ratio"]) < 1,
             f"spr counters=2: multiplexing flagged (running_ratio {info['running_ratio']})")
-        check_cpu("spr", 0, want_of(PROFILES[0], False), 3, "counters=2")
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
-    print(f"# topdown_accuracy: {T[0] - T[1]} passed, {T[1]} failed")
+        check_cpu("spr", 0, want_of(PROFILES[0]), 3, "counters=2")
+    unload()
+    tap.summary()
 
 
 main()

@@ -2,20 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """topdown.ko level=3 on tdsim: cpuN/raw must be consistent with the
 ground-truth profile.  Per model: every event of the level is listed and
-counted; the clock rate is the profile's freq_mhz; slots are width x cycles;
+counted; the clock rate is the profile's freq_mhz; slots are width x cycles
+(within 1 %; 3 % for a count that multiplexes: perf counts each rotation's
+time as running, and under emulation a rotation takes tens of microseconds,
+so scaled counts come out about 1 % low);
 totals grow by the deltas, and miss nothing when intervals go not-counted;
 and, for the Intel models, perf's clock-tick
 Level 3/4 memory formulas (skl/icl/spr-metrics.json), applied here in Python
 to the raw deltas, give the profile's memory nodes within 1 point.
 """
 import os
-import subprocess
+import sys
 import time
 
-KO = os.environ["TD_KO_DIR"]
-SIM = "/sys/kernel/debug/tdsim"
-TD = "/sys/kernel/debug/topdown"
-T = [0, 0]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import (TD, Tap, all_cpus, load, read_kv, seq, settle, unload,  # noqa: E402
+                    want_of, write_profile)
+
+tap = Tap("topdown_raw")
 # events opened at level 3 (README's event budget; skl opens both SMT forms)
 LEVEL3_EVENTS = {"skl": 26, "icl": 29, "spr": 17, "zen4": 12, "zen5": 12,
                  "neoverse-n1": 3, "neoverse-n2": 7, "neoverse-v2": 7}
@@ -38,20 +42,6 @@ MEM_NODES = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound",
              "mem_bandwidth", "mem_latency"]
 
 
-def tap(ok, name):
-    T[0] += 1
-    T[1] += not ok
-    print(f"{'ok' if ok else 'not ok'} {T[0]} - topdown_raw: {name}", flush=True)
-
-
-def sh(*cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
-
-
-def info(cpu):
-    return dict(line.split(" ", 1) for line in open(f"{TD}/cpu{cpu}/info").read().splitlines())
-
-
 def raw(cpu):
     """name -> (delta, total, enabled_ns, running_ns)"""
     out = {}
@@ -64,20 +54,11 @@ def raw(cpu):
 def snapshot(cpu):
     """(seq, raw) of one interval: raw read between two equal seq reads"""
     for _ in range(20):
-        seq = int(info(cpu)["seq"])
+        before = seq(cpu)
         r = raw(cpu)
-        if int(info(cpu)["seq"]) == seq:
-            return seq, r
+        if seq(cpu) == before:
+            return before, r
     return -1, {}
-
-
-def settle(cpus, n):
-    start = {c: int(info(c)["seq"]) for c in cpus}
-    for _ in range(400):
-        time.sleep(0.05)
-        if all(int(info(c)["seq"]) >= start[c] + n for c in cpus):
-            return True
-    return False
 
 
 def memory_nodes(model, r):
@@ -116,21 +97,15 @@ def memory_nodes(model, r):
 
 
 def check_model(model, cpus):
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
-    r1 = sh("insmod", f"{KO}/tdsim.ko", f"model={model}")
-    typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
-    r2 = sh("insmod", f"{KO}/topdown.ko", f"model={model}", f"pmu_type={typ}",
-            "level=3", "interval_ms=500")
-    if r1.returncode or r2.returncode:
-        tap(False, f"{model}: tdsim and topdown level=3 load ({r1.stderr}{r2.stderr})")
+    err = load(model, "level=3", "interval_ms=500")
+    if err:
+        tap(False, f"{model}: tdsim and topdown level=3 load ({err})")
         return
     for rnd, prof in enumerate(PROFILES):
-        want = {k: float(v) for k, v in (x.split("=") for x in prof.split())}
+        want = want_of(prof)
         text = prof + (" smt_contention=0" if model.startswith("zen") else "")
         for cpu in cpus:
-            with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
-                f.write(text)
+            write_profile(cpu, text)
         settle(cpus, 3)
         for cpu in cpus:
             tag = f"{model} cpu{cpu} profile {rnd}"
@@ -139,15 +114,19 @@ def check_model(model, cpus):
                 f"{tag}: raw lists the {LEVEL3_EVENTS[model]} events of level 3 ({len(r)})")
             tap(all(en > 0 and 0 < run <= en for _, _, en, run in r.values()),
                 f"{tag}: every event counted (0 < running <= enabled)")
-            d, _, en, _ = r[CLOCK[model]]
+            d, _, en, run = r[CLOCK[model]]
             mhz = d / en * 1000
-            tap(abs(mhz / want["freq_mhz"] - 1) < 0.01,
-                f"{tag}: {CLOCK[model]} runs at {mhz:.1f} MHz (profile {want['freq_mhz']:.0f})")
+            tol = 1 if run == en else 3
+            tap(abs(mhz / want["freq_mhz"] - 1) * 100 < tol,
+                f"{tag}: {CLOCK[model]} runs at {mhz:.1f} MHz (profile "
+                f"{want['freq_mhz']:.0f}; within {tol} %, ran {run / en * 100:.1f} % of the time)")
             if model in WIDTH:
-                sd, _, sen, _ = r["TOPDOWN.SLOTS"]
+                sd, _, sen, srun = r["TOPDOWN.SLOTS"]
                 ratio = (sd / sen) / (d / en)
-                tap(abs(ratio - WIDTH[model]) < 0.01 * WIDTH[model],
-                    f"{tag}: TOPDOWN.SLOTS = {ratio:.3f} x cycles (width {WIDTH[model]})")
+                tol = 1 if run == en and srun == sen else 3
+                tap(abs(ratio / WIDTH[model] - 1) * 100 < tol,
+                    f"{tag}: TOPDOWN.SLOTS = {ratio:.3f} x cycles (width {WIDTH[model]}, "
+                    f"within {tol} %)")
             if model in ("skl", "icl", "spr"):
                 got = memory_nodes(model, r)
                 err = max(abs(got[k] - want[k]) for k in MEM_NODES)
@@ -159,14 +138,13 @@ def check_model(model, cpus):
             seq0, r0 = snapshot(cpu)
             for _ in range(200):
                 time.sleep(0.02)
-                if int(info(cpu)["seq"]) > seq0:
+                if seq(cpu) > seq0:
                     break
             seq1, r = snapshot(cpu)
             ok = seq1 == seq0 + 1 and all(r[k][1] == r0[k][1] + r[k][0] for k in r)
             tap(ok, f"{model} cpu{cpu} profile {rnd}: each total grows by the next "
                 f"interval's delta (seq {seq0} -> {seq1})")
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
+    unload()
 
 
 def check_not_counted_totals(cpus):
@@ -177,34 +155,28 @@ def check_not_counted_totals(cpus):
     in which a counter runs covers the ones it missed.  Over 5 s, cycles
     at freq_mhz, slots = 6 x cycles, retiring = UOPS_RETIRED.SLOTS / slots.
     """
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
-    r1 = sh("insmod", f"{KO}/tdsim.ko", "model=spr")
-    typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
-    r2 = sh("insmod", f"{KO}/topdown.ko", "model=spr", f"pmu_type={typ}",
-            "level=3", "interval_ms=10")
     tag = "spr level=3 interval_ms=10"
-    if r1.returncode or r2.returncode:
-        tap(False, f"{tag}: tdsim and topdown load ({r1.stderr}{r2.stderr})")
+    err = load("spr", "level=3", "interval_ms=10")
+    if err:
+        tap(False, f"{tag}: tdsim and topdown load ({err})")
         return
     prof = PROFILES[0]
-    want = {k: float(v) for k, v in (x.split("=") for x in prof.split())}
+    want = want_of(prof)
     for cpu in cpus:
-        with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
-            f.write(prof)
+        write_profile(cpu, prof)
     settle(cpus, 3)
-    start = {c: (int(info(c)["end_ns"]), raw(c)) for c in cpus}
+    start = {c: (int(read_kv(f"{TD}/cpu{c}/info")["end_ns"]), raw(c)) for c in cpus}
     nc = {c: set() for c in cpus}
     seen = {c: set() for c in cpus}
     t_end = time.monotonic() + 5
     while time.monotonic() < t_end:
         for c in cpus:
-            i = info(c)
+            i = read_kv(f"{TD}/cpu{c}/info")
             seen[c].add(i["seq"])
             if i["state"] == "not-counted":
                 nc[c].add(i["seq"])
         time.sleep(0.003)
-    end = {c: (int(info(c)["end_ns"]), raw(c)) for c in cpus}
+    end = {c: (int(read_kv(f"{TD}/cpu{c}/info")["end_ns"]), raw(c)) for c in cpus}
     for c in cpus:
         ns = end[c][0] - start[c][0]
 
@@ -219,17 +191,15 @@ def check_not_counted_totals(cpus):
             f"intervals seen not-counted, the totals give {mhz:.0f} MHz (profile "
             f"{want['freq_mhz']:.0f}), slots {slots:.3f} x cycles (6), retiring "
             f"{ret:.2f} % ({want['retiring']:.0f}) within 3 %, 3 % and 1 point")
-    sh("rmmod", "topdown")
-    sh("rmmod", "tdsim")
+    unload()
 
 
 def main():
-    cpus = sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")
-                  if d.startswith("cpu") and d[3:].isdigit())
+    cpus = all_cpus()
     for model in LEVEL3_EVENTS:
         check_model(model, cpus)
     check_not_counted_totals(cpus)
-    print(f"# topdown_raw: {T[0] - T[1]} passed, {T[1]} failed")
+    tap.summary()
 
 
 main()

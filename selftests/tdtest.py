@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the Python guest tests share: TAP lines, commands, the modules'
+debugfs files, loading tdsim with topdown on it, and the numbers a tdsim
+profile should give back.  A test imports it with
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+"""
+import os
+import subprocess
+import time
+
+KO = os.environ.get("TD_KO_DIR", "")	# set by selftests/vm/run in the guest
+SIM = "/sys/kernel/debug/tdsim"
+TD = "/sys/kernel/debug/topdown"
+# the nodes topdown and tdnl print, by level, as in tdnl's JSON
+L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
+L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
+      "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
+      "core_bound"]
+L3 = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound"]
+L4 = ["mem_bandwidth", "mem_latency"]
+
+
+class Tap:
+    """prints "ok N - <prefix>: name" / "not ok ..." and the summary line"""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.n = 0
+        self.failed = 0
+
+    def __call__(self, ok, name):
+        self.n += 1
+        self.failed += not ok
+        print(f"{'ok' if ok else 'not ok'} {self.n} - {self.prefix}: {name}", flush=True)
+        return ok
+
+    def summary(self):
+        print(f"# {self.prefix}: {self.n - self.failed} passed, {self.failed} failed")
+
+
+def sh(*cmd, timeout=60):
+    """run cmd, capture its output; a hung command comes back as status 124"""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
+
+
+def all_cpus():
+    """every CPU the guest has a sysfs directory for"""
+    return sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")
+                  if d.startswith("cpu") and d[3:].isdigit())
+
+
+def read_kv(path):
+    """a debugfs file of "key value" lines"""
+    out = {}
+    for line in open(path):
+        k, _, v = line.strip().partition(" ")
+        out[k] = v
+    return out
+
+
+def write_profile(cpu, text):
+    with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
+        f.write(text)
+
+
+def seq(cpu):
+    return int(read_kv(f"{TD}/cpu{cpu}/info")["seq"])
+
+
+def settle(cpus, n):
+    """wait until every CPU has completed n more intervals (the interval
+    running at a profile write may have read some counters before it and
+    some after, so n >= 2 after a write)"""
+    start = {c: seq(c) for c in cpus}
+    for _ in range(400):
+        time.sleep(0.05)
+        if all(seq(c) >= start[c] + n for c in cpus):
+            return True
+    return False
+
+
+def unload():
+    sh("rmmod", "topdown")
+    sh("rmmod", "tdsim")
+
+
+def load_topdown(model, *td_args, pmu=True):
+    """(re)load topdown as model= with td_args, on the loaded tdsim
+    (pmu_type=) or, pmu=False, on no PMU.  Returns "" when it loaded, else
+    what insmod said."""
+    sh("rmmod", "topdown")
+    args = [f"model={model}", *td_args]
+    if pmu:
+        typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
+        args.append(f"pmu_type={typ}")
+    r = sh("insmod", f"{KO}/topdown.ko", *args)
+    return f"insmod topdown: {r.stderr.strip()}" if r.returncode else ""
+
+
+def load(model, *td_args, sim_args=(), pmu=True):
+    """tdsim as model (with sim_args), then topdown on it; pmu=False loads
+    topdown alone.  Returns "" when everything loaded, else which insmod
+    failed and why."""
+    unload()
+    if pmu:
+        r = sh("insmod", f"{KO}/tdsim.ko", f"model={model}", *sim_args)
+        if r.returncode:
+            return f"insmod tdsim: {r.stderr.strip()}"
+    return load_topdown(model, *td_args, pmu=pmu)
+
+
+def want_of(text):
+    """a tdsim profile as the Level 1/2 nodes (and memory nodes, freq_mhz)
+    it should give back, in percent"""
+    kv = {k: float(v) for k, v in (x.split("=") for x in text.split())}
+    kv["light_operations"] = kv["retiring"] - kv["heavy_operations"]
+    kv["machine_clears"] = kv["bad_speculation"] - kv["branch_mispredicts"]
+    kv["fetch_bandwidth"] = kv["frontend_bound"] - kv["fetch_latency"]
+    kv["core_bound"] = kv["backend_bound"] - kv["memory_bound"]
+    # a cycle-based model (Neoverse N1): cycles not stalled at either end
+    kv["not_stalled"] = kv["retiring"] + kv["bad_speculation"]
+    return kv
