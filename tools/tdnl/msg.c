@@ -88,17 +88,34 @@ static int parse_event(const struct nlattr *nest, struct tdnl_model *m)
 	return 0;
 }
 
+/*
+ * A new zeroed entry at the end of the array *arr of *nr entries of @size
+ * bytes.  The array grows in powers of two: a GET_INFO lists every
+ * possible CPU, 1024 or more.
+ */
+static void *append(void **arr, unsigned int *nr, size_t size)
+{
+	unsigned int n = *nr;
+	char *p = *arr;
+
+	if (!(n & (n - 1))) {	/* 0, 1, 2, 4, ...: full */
+		p = realloc(p, (n ? 2 * n : 1) * size);
+		if (!p)
+			return NULL;
+		*arr = p;
+	}
+	(*nr)++;
+	return memset(p + n * size, 0, size);
+}
+
 static int parse_model(const struct nlattr *nest, struct tdnl_info *info)
 {
-	struct tdnl_model *m, *models;
+	struct tdnl_model *m;
 	const struct nlattr *a;
 
-	models = realloc(info->models, (info->nr_models + 1) * sizeof(*m));
-	if (!models)
+	m = append((void **)&info->models, &info->nr_models, sizeof(*m));
+	if (!m)
 		return -1;
-	info->models = models;
-	m = &models[info->nr_models++];
-	memset(m, 0, sizeof(*m));
 	mnl_attr_for_each_nested(a, nest) {
 		switch (mnl_attr_get_type(a)) {
 		case TOPDOWN_A_MODEL_NAME:
@@ -125,15 +142,12 @@ static int parse_model(const struct nlattr *nest, struct tdnl_info *info)
 
 static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
 {
-	struct tdnl_cpu_info *c, *cpus;
+	struct tdnl_cpu_info *c;
 	const struct nlattr *a;
 
-	cpus = realloc(info->cpus, (info->nr_cpus + 1) * sizeof(*c));
-	if (!cpus)
+	c = append((void **)&info->cpus, &info->nr_cpus, sizeof(*c));
+	if (!c)
 		return -1;
-	info->cpus = cpus;
-	c = &cpus[info->nr_cpus++];
-	memset(c, 0, sizeof(*c));
 	mnl_attr_for_each_nested(a, nest) {
 		switch (mnl_attr_get_type(a)) {
 		case TOPDOWN_A_CPU_INFO_CPU:
