@@ -152,7 +152,11 @@ def check_not_counted_totals(cpus):
     spr level=3 every 10 ms: 17 events rotate on 12 counters, and under
     emulation many intervals have a counter that did not run at all
     (not-counted).  The totals must still miss nothing: the next interval
-    in which a counter runs covers the ones it missed.  Over 5 s, cycles
+    in which a counter runs covers the ones it missed (before that fix the
+    totals gave 1622 MHz and 3.8 x).  Within 5 % over 5 s: 17 events rotate
+    every 4 ms, and each rotation's time is lost to the counts (in 3 make check
+    runs here, 12 readings: cycles 1.7-3.2 % low, slots up to 2.7 % off).
+    Checked: cycles
     at freq_mhz, slots = 6 x cycles, retiring = UOPS_RETIRED.SLOTS / slots.
     """
     tag = "spr level=3 interval_ms=10"
@@ -185,12 +189,12 @@ def check_not_counted_totals(cpus):
         mhz = grow("CPU_CLK_UNHALTED.THREAD") / ns * 1000
         slots = grow("TOPDOWN.SLOTS") / grow("CPU_CLK_UNHALTED.THREAD")
         ret = 100 * grow("UOPS_RETIRED.SLOTS") / grow("TOPDOWN.SLOTS")
-        tap(len(nc[c]) > 0 and abs(mhz / want["freq_mhz"] - 1) < 0.03 and
-            abs(slots / 6 - 1) < 0.03 and abs(ret - want["retiring"]) < 1,
+        tap(len(nc[c]) > 0 and abs(mhz / want["freq_mhz"] - 1) < 0.05 and
+            abs(slots / 6 - 1) < 0.05 and abs(ret - want["retiring"]) < 1,
             f"{tag} cpu{c}: over {ns / 1e9:.2f} s with {len(nc[c])} of {len(seen[c])} "
             f"intervals seen not-counted, the totals give {mhz:.0f} MHz (profile "
             f"{want['freq_mhz']:.0f}), slots {slots:.3f} x cycles (6), retiring "
-            f"{ret:.2f} % ({want['retiring']:.0f}) within 3 %, 3 % and 1 point")
+            f"{ret:.2f} % ({want['retiring']:.0f}) within 5 %, 5 % and 1 point")
     unload()
 
 
