@@ -11,45 +11,65 @@
 #endif
 #include "td_model.h"
 
+/* the core counters of a Zen thread: six, any event on any */
+#define ALL6	0x003f
+#define NOFIX	-1
+
+/*
+ * Level 1 in the order it stays counted all the time when a counter is
+ * missing (the NMI watchdog holds one): smt_contention, usually the
+ * smallest node, is the first to be time-sliced; retired ops are scaled as
+ * their share of dispatched ops.
+ */
 enum {
-	ZEN_CYCLES, ZEN_FE, ZEN_BE, ZEN_SMT, ZEN_DISP, ZEN_RET_OPS,
+	ZEN_CYCLES, ZEN_FE, ZEN_BE, ZEN_DISP, ZEN_RET_OPS, ZEN_SMT,
 	ZEN_FE_LAT, ZEN_BRN_MISP, ZEN_RESYNC, ZEN_NOT_COMPLETE,
 	ZEN_LOAD_NOT_COMPLETE, ZEN_UCODE_OPS,
 	ZEN_NR
 };
 
 static const struct td_event zen4_events[ZEN_NR] = {
-	[ZEN_CYCLES]		= { "ls_not_halted_cyc", 0x76, 1 },
+	[ZEN_CYCLES]		= { "ls_not_halted_cyc", 0x76, 1, ALL6, NOFIX, .every = true },
 	[ZEN_FE]		= { "de_no_dispatch_per_slot.no_ops_from_frontend",
-				    0x1000001a0, 1 },
-	[ZEN_BE]		= { "de_no_dispatch_per_slot.backend_stalls", 0x100001ea0, 1 },
-	[ZEN_SMT]		= { "de_no_dispatch_per_slot.smt_contention", 0x1000060a0, 1 },
-	[ZEN_DISP]		= { "de_src_op_disp.all", 0x07aa, 1 },
-	[ZEN_RET_OPS]		= { "ex_ret_ops", 0xc1, 1 },
+				    0x1000001a0, 1, ALL6, NOFIX },
+	[ZEN_BE]		= { "de_no_dispatch_per_slot.backend_stalls", 0x100001ea0, 1,
+				    ALL6, NOFIX },
+	[ZEN_DISP]		= { "de_src_op_disp.all", 0x07aa, 1, ALL6, NOFIX },
+	[ZEN_RET_OPS]		= { "ex_ret_ops", 0xc1, 1, ALL6, NOFIX, .ref = ZEN_DISP },
+	[ZEN_SMT]		= { "de_no_dispatch_per_slot.smt_contention", 0x1000060a0, 1,
+				    ALL6, NOFIX },
 	[ZEN_FE_LAT]		= { "de_no_dispatch_per_slot.no_ops_from_frontend:c6",
-				    0x1060001a0, 2 },
-	[ZEN_BRN_MISP]		= { "ex_ret_brn_misp", 0xc3, 2 },
-	[ZEN_RESYNC]		= { "resyncs_or_nc_redirects", 0x96, 2 },
-	[ZEN_NOT_COMPLETE]	= { "ex_no_retire.not_complete", 0x02d6, 2 },
-	[ZEN_LOAD_NOT_COMPLETE]	= { "ex_no_retire.load_not_complete", 0xa2d6, 2 },
-	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2 },
+				    0x1060001a0, 2, ALL6, NOFIX, .ref = ZEN_FE },
+	[ZEN_BRN_MISP]		= { "ex_ret_brn_misp", 0xc3, 2, ALL6, NOFIX, .grp = 1 },
+	[ZEN_RESYNC]		= { "resyncs_or_nc_redirects", 0x96, 2, ALL6, NOFIX, .grp = 1 },
+	[ZEN_NOT_COMPLETE]	= { "ex_no_retire.not_complete", 0x02d6, 2, ALL6, NOFIX,
+				    .grp = 2 },
+	[ZEN_LOAD_NOT_COMPLETE]	= { "ex_no_retire.load_not_complete", 0xa2d6, 2, ALL6, NOFIX,
+				    .grp = 2 },
+	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2, ALL6, NOFIX,
+				    .ref = ZEN_RET_OPS },
 };
 
 static const struct td_event zen5_events[ZEN_NR] = {
-	[ZEN_CYCLES]		= { "ls_not_halted_cyc", 0x76, 1 },
+	[ZEN_CYCLES]		= { "ls_not_halted_cyc", 0x76, 1, ALL6, NOFIX, .every = true },
 	[ZEN_FE]		= { "de_no_dispatch_per_slot.no_ops_from_frontend",
-				    0x1000001a0, 1 },
-	[ZEN_BE]		= { "de_no_dispatch_per_slot.backend_stalls", 0x100001ea0, 1 },
-	[ZEN_SMT]		= { "de_no_dispatch_per_slot.smt_contention", 0x1000060a0, 1 },
-	[ZEN_DISP]		= { "de_src_op_disp.all", 0x07aa, 1 },
-	[ZEN_RET_OPS]		= { "ex_ret_ops", 0xc1, 1 },
+				    0x1000001a0, 1, ALL6, NOFIX },
+	[ZEN_BE]		= { "de_no_dispatch_per_slot.backend_stalls", 0x100001ea0, 1,
+				    ALL6, NOFIX },
+	[ZEN_DISP]		= { "de_src_op_disp.all", 0x07aa, 1, ALL6, NOFIX },
+	[ZEN_RET_OPS]		= { "ex_ret_ops", 0xc1, 1, ALL6, NOFIX, .ref = ZEN_DISP },
+	[ZEN_SMT]		= { "de_no_dispatch_per_slot.smt_contention", 0x1000060a0, 1,
+				    ALL6, NOFIX },
 	[ZEN_FE_LAT]		= { "de_no_dispatch_per_slot.no_ops_from_frontend:c8",
-				    0x1080001a0, 2 },
-	[ZEN_BRN_MISP]		= { "ex_ret_brn_misp", 0xc3, 2 },
-	[ZEN_RESYNC]		= { "bp_redirects.resync", 0x019f, 2 },
-	[ZEN_NOT_COMPLETE]	= { "ex_no_retire.not_complete", 0x02d6, 2 },
-	[ZEN_LOAD_NOT_COMPLETE]	= { "ex_no_retire.load_not_complete", 0xa2d6, 2 },
-	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2 },
+				    0x1080001a0, 2, ALL6, NOFIX, .ref = ZEN_FE },
+	[ZEN_BRN_MISP]		= { "ex_ret_brn_misp", 0xc3, 2, ALL6, NOFIX, .grp = 1 },
+	[ZEN_RESYNC]		= { "bp_redirects.resync", 0x019f, 2, ALL6, NOFIX, .grp = 1 },
+	[ZEN_NOT_COMPLETE]	= { "ex_no_retire.not_complete", 0x02d6, 2, ALL6, NOFIX,
+				    .grp = 2 },
+	[ZEN_LOAD_NOT_COMPLETE]	= { "ex_no_retire.load_not_complete", 0xa2d6, 2, ALL6, NOFIX,
+				    .grp = 2 },
+	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2, ALL6, NOFIX,
+				    .ref = ZEN_RET_OPS },
 };
 
 /* total_dispatch_slots = width * ls_not_halted_cyc; each node is X / slots */
@@ -92,6 +112,8 @@ const struct td_model td_model_zen4 = {
 	.width = 6,
 	.events = zen4_events,
 	.nr_events = ZEN_NR,
+	.gp_counters = 6,
+	.fixed_counters = 0,
 	.compute = zen_compute,
 };
 
@@ -101,5 +123,7 @@ const struct td_model td_model_zen5 = {
 	.width = 8,
 	.events = zen5_events,
 	.nr_events = ZEN_NR,
+	.gp_counters = 6,
+	.fixed_counters = 0,
 	.compute = zen_compute,
 };

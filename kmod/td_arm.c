@@ -27,6 +27,10 @@
 #endif
 #include "td_model.h"
 
+/* PMUv3 on these cores: six event counters and the cycle counter */
+#define ALL6	0x003f
+#define NOFIX	-1
+
 enum {
 	ARM_CYCLES, ARM_STALL_SLOT_FRONTEND, ARM_STALL_SLOT_BACKEND,
 	ARM_STALL_SLOT, ARM_OP_RETIRED, ARM_OP_SPEC, ARM_BR_MIS_PRED,
@@ -34,13 +38,13 @@ enum {
 };
 
 static const struct td_event neoverse_events[ARM_NR] = {
-	[ARM_CYCLES]			= { "CPU_CYCLES", 0x11, 1 },
-	[ARM_STALL_SLOT_FRONTEND]	= { "STALL_SLOT_FRONTEND", 0x3e, 1 },
-	[ARM_STALL_SLOT_BACKEND]	= { "STALL_SLOT_BACKEND", 0x3d, 1 },
-	[ARM_STALL_SLOT]		= { "STALL_SLOT", 0x3f, 1 },
-	[ARM_OP_RETIRED]		= { "OP_RETIRED", 0x3a, 1 },
-	[ARM_OP_SPEC]			= { "OP_SPEC", 0x3b, 1 },
-	[ARM_BR_MIS_PRED]		= { "BR_MIS_PRED", 0x10, 1 },
+	[ARM_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
+	[ARM_STALL_SLOT_FRONTEND] = { "STALL_SLOT_FRONTEND", 0x3e, 1, ALL6, NOFIX },
+	[ARM_STALL_SLOT_BACKEND] = { "STALL_SLOT_BACKEND", 0x3d, 1, ALL6, NOFIX },
+	[ARM_STALL_SLOT]	= { "STALL_SLOT", 0x3f, 1, ALL6, NOFIX },
+	[ARM_OP_RETIRED]	= { "OP_RETIRED", 0x3a, 1, ALL6, NOFIX },
+	[ARM_OP_SPEC]		= { "OP_SPEC", 0x3b, 1, ALL6, NOFIX },
+	[ARM_BR_MIS_PRED]	= { "BR_MIS_PRED", 0x10, 1, ALL6, NOFIX },
 };
 
 static int neoverse_compute(const struct td_model *m, const u64 *c, bool smt,
@@ -74,6 +78,8 @@ const struct td_model td_model_neoverse_n2 = {
 	.width = 5,
 	.events = neoverse_events,
 	.nr_events = ARM_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
 	.compute = neoverse_compute,
 };
 
@@ -83,15 +89,17 @@ const struct td_model td_model_neoverse_v2 = {
 	.width = 8,
 	.events = neoverse_events,
 	.nr_events = ARM_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
 	.compute = neoverse_compute,
 };
 
 enum { N1_CYCLES, N1_STALL_FRONTEND, N1_STALL_BACKEND, N1_NR };
 
 static const struct td_event n1_events[N1_NR] = {
-	[N1_CYCLES]		= { "CPU_CYCLES", 0x11, 1 },
-	[N1_STALL_FRONTEND]	= { "STALL_FRONTEND", 0x23, 1 },
-	[N1_STALL_BACKEND]	= { "STALL_BACKEND", 0x24, 1 },
+	[N1_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
+	[N1_STALL_FRONTEND]	= { "STALL_FRONTEND", 0x23, 1, ALL6, NOFIX },
+	[N1_STALL_BACKEND]	= { "STALL_BACKEND", 0x24, 1, ALL6, NOFIX },
 };
 
 static int n1_compute(const struct td_model *m, const u64 *c, bool smt,
@@ -117,6 +125,8 @@ const struct td_model td_model_neoverse_n1 = {
 	.width = 4,	/* dispatch width; the formulas do not use it */
 	.events = n1_events,
 	.nr_events = N1_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
 	.cycle_based = true,
 	.compute = n1_compute,
 };

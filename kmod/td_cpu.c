@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topdown: the per-CPU counter set and its sampling.
+ * topdown: each CPU's counters, its event sets and its sampling.
  *
- * Counters are created in the CPU hotplug online callback and released in
- * the offline one.  Sampling is a delayed work on each CPU, in process
- * context, because perf_event_read_value() sleeps.  The counters are not a
- * group, so each is scaled by its own enabled / running time.
+ * Counters are created, disabled, in the CPU hotplug online callback and
+ * released in the offline one.  A level whose events do not fit the free
+ * counters is counted in sets (td_sets.c) that take turns in time slices:
+ * a pinned hrtimer ends each slice and queues a work on the CPU, because
+ * perf_event_enable() and perf_event_disable() sleep.  Every interval has
+ * the same number of slices of each set, spread over it.
+ *
+ * At each slice end the work reads all the CPU's counting events in one
+ * section with interrupts off (perf_event_read_local()), so the counts of
+ * a window belong to one moment; then it switches sets and reads the new
+ * set's starting values the same way.  The normalizers and most of Level 1
+ * stay enabled across switches and count all the time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include <linux/topology.h>
+#include <linux/irqflags.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
@@ -100,86 +109,363 @@ static void td_release(struct td_cpu *tc)
 	}
 }
 
-static void td_sample(struct work_struct *work)
+static void td_stat_add(u64 *field, u64 v)
 {
-	struct td_cpu *tc = container_of(to_delayed_work(work), struct td_cpu,
-					 work);
-	u64 t0 = ktime_get_ns(), c[TD_MAX_EVENTS], window = 0;
+	spin_lock(&td_stats_lock);
+	*field += v;
+	spin_unlock(&td_stats_lock);
+}
+
+/* the events counting now: the ones counted all the time and the set's */
+static u32 td_on(const struct td_cpu *tc)
+{
+	return tc->sets.every | tc->sets.set[tc->cur];
+}
+
+/*
+ * An event's count now, on its CPU with interrupts off: what
+ * perf_event_read_local() does for the count, which modules cannot call
+ * (it is not exported: Module.symvers of 6.1 and 6.12).  An event on a
+ * counter is read from its PMU; one that is not holds its count.
+ */
+static u64 td_read_local(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+/*
+ * Read every counting event in one section with interrupts off: one moment
+ * for all.  Each event that was counting since the last snapshot adds its
+ * count, and its reference's and the normalizer's over the same span, to
+ * its interval's accumulators.  Enabled and running times come after, from
+ * perf_event_read_value(): they only show whether another perf user took
+ * a counter for part of the span, and a few microseconds do not matter
+ * there.  Returns false off the CPU (never expected: the work is bound and
+ * is cancelled before the CPU goes).
+ */
+static bool td_snapshot(struct td_cpu *tc, u64 *now)
+{
+	u64 v[TD_MAX_EVENTS], en[TD_MAX_EVENTS], run[TD_MAX_EVENTS];
+	u64 d[TD_MAX_EVENTS], drun[TD_MAX_EVENTS];
+	const struct td_sets *s = &tc->sets;
+	u32 on = td_on(tc), had = 0;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	if (smp_processor_id() != tc->cpu) {
+		local_irq_restore(flags);
+		return false;
+	}
+	*now = ktime_get_ns();
+	for (i = 0; i < tc->nr; i++)
+		if ((on & BIT(i)) && tc->ctr[i].event)
+			v[i] = td_read_local(tc->ctr[i].event);
+	local_irq_restore(flags);
+	for (i = 0; i < tc->nr; i++)
+		if ((on & BIT(i)) && tc->ctr[i].event)
+			perf_event_read_value(tc->ctr[i].event, &en[i], &run[i]);
+
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		u64 den;
+
+		if (!(on & BIT(i)) || !k->event || !k->based)
+			continue;
+		had |= BIT(i);
+		d[i] = v[i] - k->last;
+		den = en[i] - k->last_en;
+		drun[i] = run[i] - k->last_run;
+		/* another perf user had the counter for part of the span */
+		if (drun[i] && drun[i] < den)
+			d[i] = mul_u64_u64_div_u64(d[i], den, drun[i]);
+	}
+	if (had & BIT(s->norm))
+		tc->en_ns += en[s->norm] - tc->ctr[s->norm].last_en;
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+
+		if (!(had & BIT(i)))
+			continue;
+		k->acc.count += d[i];
+		if (had & BIT(s->ref[i]))
+			k->acc.ref += d[s->ref[i]];
+		if (had & BIT(s->norm))
+			k->acc.norm += d[s->norm];
+		k->acc_run += drun[i];
+	}
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+
+		if (!(on & BIT(i)) || !k->event)
+			continue;
+		k->last = v[i];
+		k->last_en = en[i];
+		k->last_run = run[i];
+		k->based = true;
+	}
+	return true;
+}
+
+/* enable or disable the events of @mask; disabled ones start a new window */
+static void td_enable(struct td_cpu *tc, u32 mask, bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		struct perf_event *ev = tc->ctr[i].event;
+
+		if (!(mask & BIT(i)) || !ev)
+			continue;
+		if (on) {
+			perf_event_enable(ev);
+		} else {
+			perf_event_disable(ev);
+			tc->ctr[i].based = false;
+		}
+	}
+}
+
+/* how many of the events that should count did not get a counter */
+static unsigned int td_missing(const struct td_cpu *tc)
+{
+	u32 on = td_on(tc);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < tc->nr; i++)
+		if ((on & BIT(i)) && tc->ctr[i].event &&
+		    READ_ONCE(tc->ctr[i].event->state) != PERF_EVENT_STATE_ACTIVE)
+			n++;
+	return n;
+}
+
+static void td_clear_acc(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		tc->ctr[i].acc = (struct td_acc){ 0 };
+		tc->ctr[i].acc_run = 0;
+	}
+	tc->en_ns = 0;
+}
+
+/* how many slices the coming interval has: whole rounds of every set */
+static void td_plan(struct td_cpu *tc)
+{
+	u64 ival = (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
+	u64 slice = (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC;
+	unsigned int n = tc->sets.nr;
+	u64 rounds = 1;
+
+	if (n > 1)
+		rounds = max_t(u64, 1, div64_u64(ival, n * slice));
+	tc->ticks = n > 1 ? n * rounds : 1;
+	tc->interval_ns = ival;
+	tc->tick = 0;
+}
+
+static void td_arm(struct td_cpu *tc)
+{
+	u64 at = tc->t0 + div64_u64(tc->interval_ns * (tc->tick + 1), tc->ticks);
+
+	hrtimer_start(&tc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_PINNED);
+}
+
+/*
+ * Enable the counters of the first set with the ones counted all the time.
+ * Where some do not get a counter (the NMI watchdog or another perf user
+ * holds one), fewer counters are taken to be free and the sets are made
+ * again, until they fit.  Returns 0 or -ENOSPC.
+ */
+static int td_start_sets(struct td_cpu *tc)
+{
+	unsigned int missing;
+	int ret;
+
+	for (;;) {
+		tc->cur = 0;
+		td_enable(tc, td_on(tc), true);
+		missing = td_missing(tc);
+		if (!missing)
+			return 0;
+		td_enable(tc, tc->open, false);
+		if (tc->gp <= missing)
+			return -ENOSPC;
+		pr_info("cpu%u: %u of its events found no counter: %u general-purpose counters taken as free, not %u\n",
+			tc->cpu, missing, tc->gp - missing, tc->gp);
+		tc->gp -= missing;
+		tc->restarts++;
+		ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed,
+				    &tc->sets);
+		if (ret)
+			return ret;
+	}
+}
+
+/* (re)start counting from now: a new interval, nothing accumulated */
+static int td_begin(struct td_cpu *tc, u64 *now)
+{
+	int ret = td_start_sets(tc);
+
+	if (ret) {
+		tc->err = ret;
+		tc->state = TD_STATE_ERROR;
+		pr_info("cpu%u: not even the normalizer with one more event fits the free counters: state error %d\n",
+			tc->cpu, ret);
+		return ret;
+	}
+	td_snapshot(tc, now);
+	td_clear_acc(tc);
+	tc->t0 = *now;
+	td_plan(tc);
+	return 0;
+}
+
+/* The interval is over: scale, compute, publish. */
+static void td_end_interval(struct td_cpu *tc, u64 now)
+{
+	const struct td_model *m = tc->model;
+	struct td_acc acc[TD_MAX_EVENTS];
+	u64 c[TD_MAX_EVENTS] = { 0 };
 	bool not_counted = false;
 	u32 mux = TD_PPM;
 	unsigned int i;
 	int ret;
 
-	mutex_lock(&tc->lock);
+	for (i = 0; i < tc->nr; i++)
+		acc[i] = tc->ctr[i].acc;
+	td_sets_scale(m, &tc->sets, tc->open, acc, c);
+	for (i = 0; i < 3; i++)
+		tc->counted[i] = TD_PPM;
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		u64 en, run, val;
+		unsigned int lvl = m->events[i].level;
+		u32 share;
 
-		c[i] = 0;
-		if (!k->event)
-			continue;	/* not needed with this SMT setting */
-		val = perf_event_read_value(k->event, &en, &run);
-
-		k->d_enabled = en - k->read_enabled;
-		k->d_running = run - k->running;
-		k->read_enabled = en;
-		if (!k->d_running) {
-			/* not counted: flagged, never taken for 0 */
-			k->delta = 0;
-			if (tc->model->events[i].level <= 2)
-				not_counted = true;
-		} else {
-			/* since the last read in which it ran: maybe several intervals */
-			u64 span = en - k->enabled, count = val - k->value;
-
-			if (k->d_running < span)
-				count = mul_u64_u64_div_u64(count, span, k->d_running);
-			k->total += count;
-			/* this interval's share of it, at the span's rate */
-			k->delta = span == k->d_enabled ? count :
-				   mul_u64_u64_div_u64(count, k->d_enabled, span);
-			k->value = val;
-			k->enabled = en;
-			k->running = run;
-		}
-		mux = min(mux, td_frac(k->d_running, k->d_enabled));
-		window = max(window, k->d_enabled);
+		if (!(tc->open & BIT(i)))
+			continue;
+		k->delta = c[i];
+		k->total += c[i];
+		k->d_enabled = tc->en_ns;
+		k->d_running = min(k->acc_run, tc->en_ns);
+		share = td_frac(k->d_running, tc->en_ns);
+		if (lvl >= 1 && lvl <= 3)
+			tc->counted[lvl - 1] = min(tc->counted[lvl - 1], share);
+		mux = min(mux, share);
+		if (!k->d_running && lvl <= 2)
+			not_counted = true;	/* flagged, never taken for 0 */
 	}
-	/*
-	 * Ungrouped counters are read one after another, so their windows
-	 * differ in length (by a lot when the reader is preempted); the
-	 * formulas get every count as a rate over one common window, so that
-	 * a counter read late does not look like more of its event.
-	 */
-	for (i = 0; i < tc->nr; i++) {
-		struct td_counter *k = &tc->ctr[i];
-
-		if (k->event && k->d_enabled && k->d_enabled != window)
-			c[i] = mul_u64_u64_div_u64(k->delta, window, k->d_enabled);
-		else if (k->event)
-			c[i] = k->delta;
-	}
+	td_clear_acc(tc);
 	tc->start_ns = tc->end_ns;
-	tc->end_ns = ktime_get_ns();
+	tc->end_ns = now;
 	tc->seq++;
 	tc->mux_ppm = mux;
+	tc->nr_sets = tc->sets.nr;
 	if (not_counted) {
 		tc->state = TD_STATE_NOT_COUNTED;
 	} else {
-		ret = tc->model->compute(tc->model, c, tc->smt, &tc->result);
+		ret = m->compute(m, c, tc->smt, &tc->result);
 		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
 		if (td_level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
 	}
 	td_nl_notify(tc);
+}
+
+static void td_work(struct work_struct *work)
+{
+	struct td_cpu *tc = container_of(work, struct td_cpu, work);
+	u64 t = ktime_get_ns(), now, sw = 0;
+	unsigned int gen = READ_ONCE(td_gen);
+	bool sample = false;
+
+	mutex_lock(&tc->lock);
+	if (!tc->active)
+		goto unlock;
+	if (!tc->started) {
+		tc->started = true;
+		tc->gen = gen;
+		if (td_begin(tc, &now))
+			goto unlock;
+		tc->end_ns = now;
+		goto arm;
+	}
+	if (!td_snapshot(tc, &now))
+		goto unlock;
+	tc->tick++;
+	if (tc->tick >= tc->ticks || gen != tc->gen) {
+		td_end_interval(tc, now);
+		sample = true;
+		/* a new interval now, or on schedule when not (much) late */
+		if (gen != tc->gen || now > tc->t0 + 2 * tc->interval_ns)
+			tc->t0 = now;
+		else
+			tc->t0 += tc->interval_ns;
+		tc->gen = gen;
+		td_plan(tc);
+	}
+	if (tc->sets.nr > 1) {
+		u64 s0 = ktime_get_ns();
+
+		td_enable(tc, tc->sets.set[tc->cur], false);
+		tc->cur = (tc->cur + 1) % tc->sets.nr;
+		td_enable(tc, tc->sets.set[tc->cur], true);
+		if (td_missing(tc)) {
+			/* a counter was taken: make the sets again, from now */
+			td_enable(tc, tc->open, false);
+			if (td_begin(tc, &now))
+				goto unlock;
+			tc->end_ns = now;
+		} else {
+			td_snapshot(tc, &now);
+		}
+		sw = ktime_get_ns() - s0;
+	}
+arm:
+	td_arm(tc);
+unlock:
 	mutex_unlock(&tc->lock);
 
 	spin_lock(&td_stats_lock);
-	td_stats.samples++;
-	td_stats.cost_ns += ktime_get_ns() - t0;
+	td_stats.samples += sample;
+	td_stats.ticks++;
+	td_stats.cost_ns += ktime_get_ns() - t;
+	td_stats.switch_ns += sw;
 	spin_unlock(&td_stats_lock);
-	schedule_delayed_work_on(tc->cpu, &tc->work,
-				 msecs_to_jiffies(READ_ONCE(td_interval_ms)));
+}
+
+static enum hrtimer_restart td_tick(struct hrtimer *timer)
+{
+	struct td_cpu *tc = container_of(timer, struct td_cpu, timer);
+
+	queue_work_on(tc->cpu, system_highpri_wq, &tc->work);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * td_cpu_kick_all() - make every counting CPU take a new interval now
+ *
+ * After a change of the interval: each CPU ends the interval it is in and
+ * starts one of the new length at once, rather than when the old timer
+ * would have run out.
+ */
+void td_cpu_kick_all(void)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct td_cpu *tc = td_cpu(cpu);
+
+		mutex_lock(&tc->lock);
+		if (tc->active)
+			queue_work_on(cpu, system_highpri_wq, &tc->work);
+		mutex_unlock(&tc->lock);
+	}
+	cpus_read_unlock();
 }
 
 /**
@@ -194,7 +480,9 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	tc->state = TD_STATE_OFFLINE;
 	/* a CPU never online has no identity yet; model= applies to it */
 	tc->model = td_forced_model;
-	INIT_DELAYED_WORK(&tc->work, td_sample);
+	hrtimer_init(&tc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
+	tc->timer.function = td_tick;
+	INIT_WORK(&tc->work, td_work);
 }
 
 /**
@@ -203,6 +491,8 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
  *
  * Never fails: a CPU without counters comes online all the same, and says
  * why in its info file.
+ *
+ * Return: 0.
  */
 int td_cpu_online(unsigned int cpu)
 {
@@ -210,6 +500,7 @@ int td_cpu_online(unsigned int cpu)
 	struct perf_event_attr attr = {
 		.type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW,
 		.size = sizeof(attr),
+		.disabled = 1,		/* the sets enable them in turn */
 	};
 	const struct td_model *m;
 	unsigned int i, nr;
@@ -221,6 +512,7 @@ int td_cpu_online(unsigned int cpu)
 	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
 	tc->err = 0;
 	tc->nr = 0;
+	tc->open = 0;
 	if (!m) {
 		tc->state = TD_STATE_UNSUPPORTED;
 		mutex_unlock(&tc->lock);
@@ -240,15 +532,14 @@ int td_cpu_online(unsigned int cpu)
 			   tc->smt ? m->nosmt_only : m->smt_only;
 		struct perf_event *ev;
 
-		k->value = 0;
-		k->enabled = 0;
-		k->running = 0;
-		k->read_enabled = 0;
+		k->based = false;
+		k->acc = (struct td_acc){ 0 };
+		k->acc_run = 0;
 		k->delta = 0;
 		k->d_enabled = 0;
 		k->d_running = 0;
 		tc->nr = i + 1;
-		if (skip & (1U << i))
+		if (skip & BIT(i))
 			continue;
 		attr.config = m->events[i].config;
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
@@ -257,10 +548,17 @@ int td_cpu_online(unsigned int cpu)
 			break;
 		}
 		k->event = ev;
+		tc->open |= BIT(i);
+	}
+	if (!tc->err) {
+		tc->gp = m->gp_counters;
+		tc->fixed = m->fixed_counters;
+		tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
 	}
 	if (tc->err) {
 		td_release(tc);
 		tc->nr = 0;
+		tc->open = 0;
 		/*
 		 * -ENOENT: no PMU claims the event type (PERF_TYPE_RAW with no
 		 * hardware PMU, as in a VM without PMU passthrough, or a
@@ -269,24 +567,27 @@ int td_cpu_online(unsigned int cpu)
 		 */
 		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
 		mutex_unlock(&tc->lock);
-		spin_lock(&td_stats_lock);
-		td_stats.errors++;
-		spin_unlock(&td_stats_lock);
+		td_stat_add(&td_stats.errors, 1);
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
 					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
-		else
+		else if (i < nr)
 			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
 					    cpu, m->events[i].name,
 					    m->events[i].config, tc->err);
+		else
+			pr_info_ratelimited("cpu%u: %s's events fit no counters: %d\n",
+					    cpu, m->name, tc->err);
 		return 0;
 	}
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;
-	tc->end_ns = ktime_get_ns();
+	tc->cur = 0;
+	tc->started = false;
+	tc->active = true;
 	mutex_unlock(&tc->lock);
-	schedule_delayed_work_on(cpu, &tc->work,
-				 msecs_to_jiffies(READ_ONCE(td_interval_ms)));
+	/* the work enables the counters, on this CPU */
+	queue_work_on(cpu, system_highpri_wq, &tc->work);
 	return 0;
 }
 
@@ -295,15 +596,23 @@ int td_cpu_online(unsigned int cpu)
  * @cpu: the CPU going offline
  *
  * Cumulative totals stay; the next online continues them.
+ *
+ * Return: 0.
  */
 int td_cpu_offline(unsigned int cpu)
 {
 	struct td_cpu *tc = td_cpu(cpu);
 
-	cancel_delayed_work_sync(&tc->work);
+	mutex_lock(&tc->lock);
+	tc->active = false;
+	mutex_unlock(&tc->lock);
+	/* a work that runs now sees !active and arms nothing */
+	hrtimer_cancel(&tc->timer);
+	cancel_work_sync(&tc->work);
 	mutex_lock(&tc->lock);
 	td_release(tc);		/* nr and the totals stay, for raw */
 	tc->state = TD_STATE_OFFLINE;
+	tc->started = false;
 	mutex_unlock(&tc->lock);
 	return 0;
 }

@@ -5,10 +5,12 @@
  *   cpuN/level1   Level 1 in percent, adding up to exactly 100.00
  *   cpuN/level2   Level 2, each pair adding up to its parent
  *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
- *   cpuN/info     model, width, state, multiplexing, interval
+ *   cpuN/info     model, width, state, multiplexing, event sets, the share
+ *                 of the interval each level counted, interval
  *   interval_ms   sampling interval (0600)
  *   models        supported model names
- *   stats         samples, sampling cost, errors
+ *   stats         samples, time slices, sampling and set-switching cost,
+ *                 errors
  *
  * Files exist for every possible CPU from load to unload, so hotplug never
  * adds or removes a file under a reader.
@@ -131,6 +133,12 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);
 	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");
+	seq_printf(s, "sets %u\n", tc->nr_sets);
+	for (i = 0; i < 3 && i < READ_ONCE(td_level); i++)
+		seq_printf(s, "counted_level%u %u.%06u\n", i + 1,
+			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);
+	seq_printf(s, "gp_free %u\n", tc->gp);
+	seq_printf(s, "restarts %llu\n", tc->restarts);
 	seq_printf(s, "seq %llu\n", tc->seq);
 	seq_printf(s, "start_ns %llu\n", tc->start_ns);
 	seq_printf(s, "end_ns %llu\n", tc->end_ns);
@@ -156,8 +164,8 @@ static int td_stats_show(struct seq_file *s, void *unused)
 	spin_lock(&td_stats_lock);
 	st = td_stats;
 	spin_unlock(&td_stats_lock);
-	seq_printf(s, "samples %llu\ncost_ns %llu\nerrors %llu\n",
-		   st.samples, st.cost_ns, st.errors);
+	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\nerrors %llu\n",
+		   st.samples, st.ticks, st.cost_ns, st.switch_ns, st.errors);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_stats);
@@ -183,7 +191,7 @@ static ssize_t td_interval_write(struct file *file, const char __user *ubuf,
 			READ_ONCE(td_interval_ms));
 		return -EINVAL;
 	}
-	WRITE_ONCE(td_interval_ms, ms);
+	td_set_interval(ms);
 	return count;
 }
 

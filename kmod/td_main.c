@@ -27,6 +27,13 @@ unsigned int td_interval_ms = 1000;
 module_param_named(interval_ms, td_interval_ms, uint, 0444);
 MODULE_PARM_DESC(interval_ms, "sampling interval, 10-60000 ms (also in debugfs)");
 
+unsigned int td_slice_us = 4000;
+module_param_named(slice_us, td_slice_us, uint, 0444);
+MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not fit the counters, 500-100000 us");
+
+/* one more at each change of the interval: each CPU then starts a new one */
+unsigned int td_gen;
+
 const struct td_model * const td_models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
@@ -120,6 +127,21 @@ unlock:
 	return ret;
 }
 
+/**
+ * td_set_interval() - a new sampling interval, from now on
+ * @ms: the interval, checked by the caller
+ *
+ * Every CPU ends the interval it is in and starts one of @ms at once.
+ */
+void td_set_interval(unsigned int ms)
+{
+	mutex_lock(&td_config_mutex);
+	WRITE_ONCE(td_interval_ms, ms);
+	WRITE_ONCE(td_gen, td_gen + 1);
+	mutex_unlock(&td_config_mutex);
+	td_cpu_kick_all();
+}
+
 static int __init topdown_init(void)
 {
 	unsigned int cpu, i;
@@ -144,6 +166,11 @@ static int __init topdown_init(void)
 		pr_err("interval_ms=%u: must be 10..60000\n", td_interval_ms);
 		return -EINVAL;
 	}
+	if (td_slice_us < TD_SLICE_MIN_US || td_slice_us > TD_SLICE_MAX_US) {
+		pr_err("slice_us=%u: must be %u..%u\n", td_slice_us,
+		       TD_SLICE_MIN_US, TD_SLICE_MAX_US);
+		return -EINVAL;
+	}
 
 	td_cpus = kcalloc(nr_cpu_ids, sizeof(*td_cpus), GFP_KERNEL);
 	if (!td_cpus)
@@ -163,7 +190,8 @@ static int __init topdown_init(void)
 		pr_err("cpuhp_setup_state: %d\n", ret);
 		goto err_nl;
 	}
-	pr_info("level %u, interval %u ms%s%s\n", td_level, td_interval_ms,
+	pr_info("level %u, interval %u ms, slice %u us%s%s\n", td_level,
+		td_interval_ms, td_slice_us,
 		td_forced_model ? ", model=" : "",
 		td_forced_model ? td_forced_model->name : "");
 	return 0;

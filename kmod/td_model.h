@@ -49,11 +49,30 @@ enum td_l2 {
  * @name:   its name in perf's JSON (":cN" = with cmask N)
  * @config: the raw perf config
  * @level:  the lowest level that needs it (1, 2 or 3)
+ * @gp:     the general-purpose counters it may use (perf's JSON "Counter");
+ *          0 for a fixed-counter-only event
+ * @fixed:  the fixed counter that can hold it, or -1
+ * @every:  a normalizer (slots or cycles): counted in every event set, so
+ *          that each set has its own (the first opened one is the set's)
+ * @grp:    events with the same non-zero @grp feed one formula term and go
+ *          into one event set when they fit together
+ * @ref:    the lower-numbered event this one is a part of (its Level 1
+ *          parent's event): a count measured in some sets only is scaled
+ *          to the interval by @ref's count in the same windows, so a child
+ *          is its share of the parent; 0 (or @ref not in the same set):
+ *          the normalizer
+ *
+ * The sets are built from @gp, @fixed, @every and @grp (td_sets.c).
  */
 struct td_event {
 	const char *name;
 	u64 config;
 	unsigned int level;
+	u16 gp;
+	s8 fixed;
+	bool every;
+	u8 grp;
+	u8 ref;
 };
 
 /**
@@ -78,6 +97,8 @@ struct td_result {
  * @smt_only:  bitmap of events only needed when SMT is on (AnyThread)
  * @nosmt_only: bitmap of events only needed when SMT is off
  * @cycle_based: Level 1 is in cycles, not slots (see enum td_l1)
+ * @gp_counters: general-purpose counters of its PMU, per thread
+ * @fixed_counters: fixed counters of its PMU (Arm: the cycle counter)
  * @compute:   the formulas: @c holds one scaled delta per event, @smt is
  *             true when the core's other thread is online; returns 0, or
  *             -ENODATA when no slots were counted (idle: nothing to divide)
@@ -90,6 +111,7 @@ struct td_model {
 	unsigned int nr_events;
 	u32 smt_only, nosmt_only;
 	bool cycle_based;
+	unsigned int gp_counters, fixed_counters;
 	int (*compute)(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r);
 };

@@ -124,6 +124,24 @@ static int td_nl_put_counts(struct sk_buff *skb, const struct td_cpu *tc)
 	return 0;
 }
 
+/* how the interval was counted: sets, and each level's counted share */
+static int td_nl_put_counted(struct sk_buff *skb, const struct td_cpu *tc)
+{
+	static const int attr[3] = {
+		TOPDOWN_A_SAMPLE_LEVEL1_COUNTED,
+		TOPDOWN_A_SAMPLE_LEVEL2_COUNTED,
+		TOPDOWN_A_SAMPLE_LEVEL3_COUNTED,
+	};
+	unsigned int i, lvl = READ_ONCE(td_level);
+
+	if (nla_put_u32(skb, TOPDOWN_A_SAMPLE_SETS, tc->nr_sets))
+		return -EMSGSIZE;
+	for (i = 0; i < 3 && i < lvl; i++)
+		if (nla_put_u32(skb, attr[i], tc->counted[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 /* one sample message; under tc->lock */
 static int td_nl_fill_sample(struct sk_buff *skb, const struct td_cpu *tc,
 			     u32 portid, u32 seq, int flags, u8 cmd)
@@ -151,6 +169,8 @@ static int td_nl_fill_sample(struct sk_buff *skb, const struct td_cpu *tc,
 	if (tc->state == TD_STATE_OK && td_nl_put_levels(skb, tc))
 		goto cancel;
 	if (tc->model && td_nl_put_counts(skb, tc))
+		goto cancel;
+	if (tc->seq && td_nl_put_counted(skb, tc))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -369,7 +389,7 @@ static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	if (ival)
-		WRITE_ONCE(td_interval_ms, ms);
+		td_set_interval(ms);
 	if (level) {
 		int ret = td_set_level(lvl);
 

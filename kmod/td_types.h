@@ -11,6 +11,9 @@
 #include <linux/math64.h>
 #else
 #include <stdbool.h>
+typedef unsigned char u8;
+typedef signed char s8;
+typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }

@@ -5,14 +5,16 @@
 #ifndef _TOPDOWN_H
 #define _TOPDOWN_H
 
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
-#include "td_model.h"
+#include "td_sets.h"
 
-#define TD_VERSION	"0.4"
-#define TD_MAX_EVENTS	32	/* the smt_only bitmaps are u32 */
+#define TD_VERSION	"0.5"
 #define TD_INTERVAL_MIN_MS	10
 #define TD_INTERVAL_MAX_MS	60000
+#define TD_SLICE_MIN_US		500
+#define TD_SLICE_MAX_US		100000
 
 enum td_state {
 	TD_STATE_OFFLINE,	/* CPU offline: no counters */
@@ -28,22 +30,24 @@ enum td_state {
 /**
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
- * @value:    raw value at the last read in which the counter had run
- * @enabled:  enabled time at that read, ns
- * @running:  running time at that read, ns
- * @read_enabled: enabled time at the last read, ns
- * @delta:    the last interval's count, scaled by enabled / running
- * @total:    cumulative scaled count since load (continues across hotplug)
- * @d_enabled: the last interval's enabled time
- * @d_running: the last interval's running time
- *
- * A counter that did not run in an interval keeps value, enabled and
- * running: the next interval in which it runs scales its count over the
- * whole span, so the total misses nothing.
+ * @last:     value at the last snapshot it was counting in
+ * @last_en:  enabled time then, ns
+ * @last_run: running time then, ns
+ * @based:    @last is the start of its current window
+ * @acc:      this interval so far: its count, its reference's and the
+ *            normalizer's, over the windows in which it counted
+ * @acc_run:  the time it counted in this interval, ns
+ * @delta:    the last interval's count, over the whole interval
+ * @total:    cumulative count since load (continues across hotplug)
+ * @d_enabled: the last interval's length, ns (the same for every event)
+ * @d_running: the time it counted in the last interval, ns
  */
 struct td_counter {
 	struct perf_event *event;
-	u64 value, enabled, running, read_enabled;
+	u64 last, last_en, last_run;
+	bool based;
+	struct td_acc acc;
+	u64 acc_run;
 	u64 delta, total, d_enabled, d_running;
 };
 
@@ -53,33 +57,66 @@ struct td_counter {
  * @cpu:      the CPU
  * @model:    its model, or NULL when unsupported
  * @smt:      its core's other thread is online
- * @work:     the sampling work, on this CPU
+ * @timer:    ends each time slice, on this CPU
+ * @work:     the sampling work the timer queues, on this CPU
+ * @active:   the timer and work may run (counters open, CPU online)
  * @state:    see enum td_state
  * @err:      errno of the failed counter creation
  * @nr:       counters in use (the model's events for the level)
+ * @open:     bitmap of the events opened
  * @ctr:      the counters
+ * @sets:     the event sets that take turns
+ * @gp:       general-purpose counters found free
+ * @fixed:    fixed counters assumed free
+ * @cur:      the set counting now
+ * @tick:     time slices done in this interval
+ * @ticks:    time slices per interval
+ * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
+ * @interval_ns: its length
+ * @gen:      the td_gen the schedule was made for
+ * @started:  the counters have been enabled
+ * @en_ns:    this interval's enabled time so far (perf's clock), ns
  * @result:   the latest completed interval
  * @seq:      its sequence number
  * @start_ns: its start, CLOCK_MONOTONIC
  * @end_ns:   its end
- * @mux_ppm:  lowest running / enabled of its counters, ppm
+ * @mux_ppm:  lowest share of it that any event counted, ppm
+ * @counted:  per level (1, 2, 3), the lowest share of it that any of the
+ *            level's events counted, ppm
+ * @nr_sets:  sets that took turns in it
+ * @restarts: times the sets were rebuilt because a counter was taken
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
 	unsigned int cpu;
 	const struct td_model *model;
 	bool smt;
-	struct delayed_work work;
+	struct hrtimer timer;
+	struct work_struct work;
+	bool active;
 	enum td_state state;
 	int err;
 	unsigned int nr;
+	u32 open;
 	struct td_counter ctr[TD_MAX_EVENTS];
+	struct td_sets sets;
+	unsigned int gp, fixed;
+	unsigned int cur, tick, ticks;
+	u64 t0, interval_ns;
+	unsigned int gen;
+	bool started;
+	u64 en_ns;
 	struct td_result result;
 	u64 seq, start_ns, end_ns;
 	u32 mux_ppm;
+	u32 counted[3];
+	unsigned int nr_sets;
+	u64 restarts;
 };
 
 extern unsigned int td_interval_ms;
+extern unsigned int td_slice_us;
+extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;
 extern const struct td_model *td_forced_model;
@@ -88,7 +125,7 @@ extern const unsigned int td_nr_models;
 
 /* statistics, under td_stats_lock */
 struct td_stats {
-	u64 samples, cost_ns, errors;
+	u64 samples, ticks, cost_ns, switch_ns, errors;
 };
 
 extern struct td_stats td_stats;
@@ -97,8 +134,10 @@ extern spinlock_t td_stats_lock;
 struct td_cpu *td_cpu(unsigned int cpu);
 const char *td_state_name(enum td_state s);
 int td_set_level(unsigned int level);
+void td_set_interval(unsigned int ms);
 
 /* td_cpu.c */
+void td_cpu_kick_all(void);
 int td_cpu_online(unsigned int cpu);
 int td_cpu_offline(unsigned int cpu);
 void td_cpu_init(struct td_cpu *tc, unsigned int cpu);

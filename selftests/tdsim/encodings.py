@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Every event in tdsim's model tables (kmod/tdsim_{intel,amd,arm}.c) and in
-topdown's (kmod/td_intel.c) must have the raw config that perf's own JSON in
-linux-source-6.12 gives for that event name (tools/perf/pmu-events/arch),
-and tdsim's the counters the JSON allows.
+topdown's (kmod/td_{intel,amd,arm}.c) must have the raw config that perf's
+own JSON in linux-source-6.12 gives for that event name
+(tools/perf/pmu-events/arch), and the counters the JSON allows: topdown
+builds its event sets from them.
 A name ending in ":cN" is the JSON event with cmask N, as perf's metrics
 write cpu@EVENT,cmask=N@.  Runs on the host.
 """
@@ -88,11 +89,13 @@ def x86_config(e, amd):
 def parse_table(fname, table):
     src = open(f"{TOP}/kmod/{fname}").read()
     body = re.search(table + r"\[\w+\] = \{(.*?)\n\};", src, re.S).group(1)
-    if fname.startswith("td_"):	# topdown: { "NAME", config, level }
-        rows = re.findall(r"\{\s*\"([^\"]+)\",\s*(0x[0-9a-f]+),\s*\d\s*\}", body)
-        return [(int(c, 16), n, None, None) for n, c in rows]
-    rows = re.findall(r"\{\s*(0x[0-9a-f]+),\s*\"([^\"]+)\",\s*(\w+),\s*(-?\w+)\s*\}", body)
     masks = dict(re.findall(r"#define (\w+)\s+(0x[0-9a-f]+)", src))
+    masks["NOFIX"] = "-1"
+    if fname.startswith("td_"):	# topdown: { "NAME", config, level, gp, fixed, ... }
+        rows = re.findall(r"\{\s*\"([^\"]+)\",\s*(0x[0-9a-f]+),\s*\d,\s*(\w+),\s*(-?\w+)[\s,}]", body)
+        return [(int(c, 16), n, int(masks.get(m, m), 0), int(masks.get(f, f), 0))
+                for n, c, m, f in rows]
+    rows = re.findall(r"\{\s*(0x[0-9a-f]+),\s*\"([^\"]+)\",\s*(\w+),\s*(-?\w+)\s*\}", body)
     return [(int(c, 16), n, int(masks.get(m, m), 0), f) for c, n, m, f in rows]
 
 
@@ -119,9 +122,7 @@ def main():
                     want = (want & ~(0xFF << 24)) | (int(cm) << 24)
             ok = cfg == want
             counters = e.get("Counter", "")
-            if gp_mask is None:		# topdown's tables carry no counters
-                pass
-            elif counters in FIXED:
+            if counters in FIXED:
                 ok &= int(fixed) == FIXED[counters]
             elif counters and not amd:
                 allowed = sum(1 << int(c) for c in counters.split(","))

@@ -138,7 +138,7 @@ TEST(skl_hand_computed_smt_off_and_on)
 	 *	= 120/410 * 35 % = 10.2439 %.
 	 * SMT on: THREAD_ANY 500 / 2 and RECOVERY_ANY 50 / 2: the same.
 	 */
-	u64 c[] = { 250, 500, 300, 350, 200, 25, 50,
+	u64 c[] = { 250, 500, 300, 200, 350, 25, 50,
 		    280, 30, 30, 8, 2, 100, 20, 300, 60, 100 };
 	struct td_result off, on;
 
@@ -166,9 +166,9 @@ TEST(zen4_zen5_hand_computed)
 	 * latency 6 * 12 = 12 %; mispredicts 8/(8+2) * 10 % = 8 %;
 	 * memory 25/50 * 35 % = 17.5 %; microcode 30/180 * 30 % = 5 %.
 	 */
-	const u64 c4[] = { 100, 120, 210, 30, 240, 180, 12, 8, 2, 50, 25, 30 };
+	const u64 c4[] = { 100, 120, 210, 240, 180, 30, 12, 8, 2, 50, 25, 30 };
 	/* zen5: slots = 8 * 100, the same fractions at width 8 */
-	const u64 c5[] = { 100, 160, 280, 40, 320, 240, 12, 8, 2, 50, 25, 40 };
+	const u64 c5[] = { 100, 160, 280, 320, 240, 40, 12, 8, 2, 50, 25, 40 };
 	const struct td_model *m[] = { &td_model_zen4, &td_model_zen5 };
 	const u64 *c[] = { c4, c5 };
 	struct td_result r;

@@ -20,9 +20,15 @@
  * Level 2 in parts per million (Level 1 adds up to exactly 1000000, each
  * Level 2 pair to its parent; both nests are absent when the interval has
  * no valid fractions), and one TOPDOWN_A_SAMPLE_COUNT nest per raw event,
- * whose id is the event's id in the model given by GET_INFO.  Counts are
- * scaled for multiplexing; totals continue across CPU hotplug, so a
- * listener that missed intervals takes the difference of two totals.
+ * whose id is the event's id in the model given by GET_INFO.  When a
+ * level's events do not fit the free counters, the module counts them in
+ * sets that take turns (TOPDOWN_A_SAMPLE_SETS), and each level's
+ * TOPDOWN_A_SAMPLE_LEVELn_COUNTED says how much of the interval its least
+ * counted event counted.  Each count covers the whole interval: an event
+ * counted in part of it is scaled by a reference event counted in the same
+ * windows, and the model's formulas applied to the counts give exactly the
+ * sample's fractions.  Totals continue across CPU hotplug, so a listener
+ * that missed intervals takes the difference of two totals.
  *
  * TOPDOWN_CMD_SET_CONFIG sets the interval (10..60000 ms) and/or the level
  * (1..3); a bad value is refused with EINVAL and an extack message naming
@@ -232,6 +238,10 @@ enum topdown_a_count {
  * @TOPDOWN_A_SAMPLE_LEVEL2: (nest of level2) Absent when there are none.
  * @TOPDOWN_A_SAMPLE_COUNT: (nest of count, repeated) The raw counts of the interval.
  * @TOPDOWN_A_SAMPLE_PAD: (pad) Padding, for 64-bit alignment of the u64 attributes.
+ * @TOPDOWN_A_SAMPLE_SETS: (u32) Event sets that took turns in the interval (1 = all at once).
+ * @TOPDOWN_A_SAMPLE_LEVEL1_COUNTED: (u32) Least counted Level 1 event's share of the interval, ppm.
+ * @TOPDOWN_A_SAMPLE_LEVEL2_COUNTED: (u32) The same for Level 2 (absent below level 2).
+ * @TOPDOWN_A_SAMPLE_LEVEL3_COUNTED: (u32) The same for Level 3 (absent below level 3).
  * @__TOPDOWN_A_SAMPLE_MAX: One more than the last.
  * @TOPDOWN_A_SAMPLE_MAX: The last.
  */
@@ -247,6 +257,10 @@ enum topdown_a_sample {
 	TOPDOWN_A_SAMPLE_LEVEL2,
 	TOPDOWN_A_SAMPLE_COUNT,
 	TOPDOWN_A_SAMPLE_PAD,
+	TOPDOWN_A_SAMPLE_SETS,
+	TOPDOWN_A_SAMPLE_LEVEL1_COUNTED,
+	TOPDOWN_A_SAMPLE_LEVEL2_COUNTED,
+	TOPDOWN_A_SAMPLE_LEVEL3_COUNTED,
 
 	__TOPDOWN_A_SAMPLE_MAX,
 	TOPDOWN_A_SAMPLE_MAX = (__TOPDOWN_A_SAMPLE_MAX - 1)

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown event sets.
+ *
+ * perf_event_create_kernel_counter() makes no groups, and perf rotates
+ * ungrouped events one by one, so two counts that one formula divides would
+ * come from different moments.  Instead the module counts a level's events
+ * in sets that each fit the counters that are free, and switches whole sets
+ * itself (td_cpu.c): within a set every ratio is exact.  The normalizers
+ * (slots, cycles) and as much of Level 1 as leaves a counter free count in
+ * every set, so Level 1 is counted all the time where the counters allow
+ * it.  An event's formula-mates (td_event.grp) share a set when they fit.
+ *
+ * A count measured in one set is scaled to the interval by its reference
+ * (td_event.ref, its Level 1 parent's event) measured in the same windows:
+ * count * ref(interval) / ref(windows).  A child is then its share of the
+ * parent in its set's windows, times the parent over the whole interval;
+ * and the model's formulas applied to the scaled counts give exactly the
+ * fractions published, so the counts published reproduce them.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#else
+#include <errno.h>
+#endif
+#include "td_sets.h"
+
+static unsigned int td_bits(u32 x)
+{
+	unsigned int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/**
+ * td_sets_fit() - whether events can count at once on the counters
+ * @m:      the model
+ * @events: bitmap of its events
+ * @gp:     general-purpose counters free (counters 0..gp-1)
+ * @fixed:  fixed counters free (0..fixed-1)
+ *
+ * A fixed-counter event takes its fixed counter while that is free (as
+ * the x86 and Arm PMU drivers do), else a general-purpose one it allows.
+ * The general-purpose counters are given to the most constrained events
+ * first, the lowest allowed first: perf's masks are nested (GP0, GP0-3,
+ * GP0-7), and for nested masks that order finds an assignment whenever
+ * one exists.
+ *
+ * Return: true if they fit.
+ */
+bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
+		 unsigned int fixed)
+{
+	u32 all = gp >= 32 ? ~0U : (1U << gp) - 1, used = 0, fused = 0;
+	u32 need[TD_MAX_EVENTS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		const struct td_event *e = &m->events[i];
+
+		if (!(events & (1U << i)))
+			continue;
+		if (e->fixed >= 0 && (unsigned int)e->fixed < fixed &&
+		    !(fused & (1U << e->fixed))) {
+			fused |= 1U << e->fixed;
+			continue;
+		}
+		need[n] = e->gp & all;
+		if (!need[n])
+			return false;
+		n++;
+	}
+	while (n) {
+		unsigned int best = 0, j;
+		u32 free;
+
+		for (j = 1; j < n; j++)
+			if (td_bits(need[j]) < td_bits(need[best]))
+				best = j;
+		free = need[best] & ~used;
+		if (!free)
+			return false;
+		used |= free & -free;
+		need[best] = need[--n];
+	}
+	return true;
+}
+
+/* every event outside @placed fits with @with on its own */
+static bool td_room_for_each(const struct td_model *m, u32 open, u32 with,
+			     unsigned int gp, unsigned int fixed)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++)
+		if ((open & ~with & (1U << i)) &&
+		    !td_sets_fit(m, with | (1U << i), gp, fixed))
+			return false;
+	return true;
+}
+
+/* put @g in the first set it fits with, or in a new one; false if none */
+static bool td_place(const struct td_model *m, struct td_sets *s, u32 g,
+		     unsigned int gp, unsigned int fixed)
+{
+	unsigned int j;
+
+	for (j = 0; j < s->nr; j++) {
+		if (td_sets_fit(m, s->every | s->set[j] | g, gp, fixed)) {
+			s->set[j] |= g;
+			return true;
+		}
+	}
+	if (s->nr == TD_MAX_SETS || !td_sets_fit(m, s->every | g, gp, fixed))
+		return false;
+	s->set[s->nr++] = g;
+	return true;
+}
+
+/**
+ * td_sets_build() - split the opened events into sets that fit
+ * @m:     the model
+ * @open:  bitmap of the events opened (the level's, this SMT setting's)
+ * @gp:    general-purpose counters free
+ * @fixed: fixed counters free
+ * @s:     out: the sets
+ *
+ * Return: 0, or -ENOSPC when not even the normalizer with one other event
+ * fits.
+ */
+int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
+		  unsigned int fixed, struct td_sets *s)
+{
+	u32 rest, every = 0;
+	unsigned int i, j;
+
+	*s = (struct td_sets){ .norm = 0 };
+	for (i = m->nr_events < TD_MAX_EVENTS ? m->nr_events : TD_MAX_EVENTS;
+	     i-- > 0;)
+		if ((open & (1U << i)) && m->events[i].every) {
+			every |= 1U << i;
+			s->norm = i;	/* the lowest-numbered one */
+		}
+	if (!every)
+		every = open & (1U << s->norm);
+	/* the normalizers, or the normalizer alone, with room for each other */
+	if (!td_sets_fit(m, every, gp, fixed) ||
+	    !td_room_for_each(m, open, every, gp, fixed))
+		every = 1U << s->norm;
+	if (!td_room_for_each(m, open, every, gp, fixed))
+		return -ENOSPC;
+
+	/* as much of Level 1 as still leaves room for each other event */
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		u32 with = every | (1U << i);
+
+		if (!(open & ~every & (1U << i)) || m->events[i].level != 1)
+			continue;
+		if (td_sets_fit(m, with, gp, fixed) &&
+		    td_room_for_each(m, open, with, gp, fixed))
+			every = with;
+	}
+	s->every = every;
+
+	/* the rest: each group whole where it fits, else its events one by one */
+	rest = open & ~every;
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		u32 g = 0;
+
+		if (!(rest & (1U << i)))
+			continue;
+		for (j = i; j < m->nr_events && j < TD_MAX_EVENTS; j++)
+			if ((rest & (1U << j)) &&
+			    (j == i || (m->events[i].grp &&
+					m->events[j].grp == m->events[i].grp)))
+				g |= 1U << j;
+		rest &= ~g;
+		if (td_place(m, s, g, gp, fixed))
+			continue;
+		for (j = i; j < m->nr_events && j < TD_MAX_EVENTS; j++)
+			if ((g & (1U << j)) && !td_place(m, s, 1U << j, gp, fixed))
+				return -ENOSPC;
+	}
+	if (!s->nr)
+		s->nr = 1;	/* one set: everything counts all the time */
+
+	/* each event's reference: its model's, if it counts in the same windows */
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		unsigned int r = m->events[i].ref;
+		u32 mine = every;
+
+		for (j = 0; j < s->nr; j++)
+			if (s->set[j] & (1U << i))
+				mine |= s->set[j];
+		s->ref[i] = r < i && (mine & open & (1U << r)) ? r : s->norm;
+	}
+	return 0;
+}
+
+static u64 td_muldiv(u64 a, u64 b, u64 c)
+{
+	return c ? mul_u64_u64_div_u64(a, b, c) : 0;
+}
+
+/**
+ * td_sets_scale() - each event's count over the whole interval
+ * @m:    the model
+ * @s:    its sets
+ * @open: the events opened
+ * @acc:  per event, its counts over the windows in which it counted
+ * @out:  per event, its count over the interval: an event of @s->every
+ *        counted all of it; any other is scaled by its reference
+ *
+ * An event that did not count at all gives 0 (its caller says so).
+ */
+void td_sets_scale(const struct td_model *m, const struct td_sets *s,
+		   u32 open, const struct td_acc *acc, u64 *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++)
+		out[i] = open & s->every & (1U << i) ? acc[i].count : 0;
+	/* references have lower numbers: scaled before the events they scale */
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		const struct td_acc *a = &acc[i];
+		unsigned int r = s->ref[i];
+
+		if (!(open & ~s->every & (1U << i)))
+			continue;
+		if (a->ref && r != i)
+			out[i] = td_muldiv(a->count, out[r], a->ref);
+		else
+			out[i] = td_muldiv(a->count, out[s->norm], a->norm);
+	}
+}

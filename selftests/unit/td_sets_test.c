@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of kmod/td_sets.c: which events count all the time, how
+ * the rest are split into sets that fit the counters, each event's
+ * reference, and the scaling of a set's counts to the whole interval.
+ */
+#include <string.h>
+#include "kselftest_harness.h"
+#include "td_sets.h"
+
+static const struct td_model * const models[] = {
+	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
+	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
+	&td_model_neoverse_v2,
+};
+
+/* an event's id by its perf name; -1 if the model has none */
+static int ev(const struct td_model *m, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_events; i++)
+		if (!strcmp(m->events[i].name, name))
+			return i;
+	return -1;
+}
+
+#define BIT_OF(m, name)	(1U << ev(m, name))
+
+static u32 level_mask(const struct td_model *m, unsigned int level)
+{
+	unsigned int n = td_model_nr_events(m, level);
+
+	return n >= 32 ? ~0U : (1U << n) - 1;
+}
+
+TEST(fit_follows_counter_constraints)
+{
+	const struct td_model *m = &td_model_spr;
+	u32 l1 = level_mask(m, 1);
+	u32 gp4 = BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L1D_MISS") |
+		  BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L2_MISS") |
+		  BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L3_MISS") |
+		  BIT_OF(m, "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4");
+
+	/* slots on fixed 3, four on general-purpose counters */
+	EXPECT_TRUE(td_sets_fit(m, l1, 4, 4));
+	EXPECT_FALSE(td_sets_fit(m, l1, 3, 4));
+	/* without fixed counter 3, TOPDOWN.SLOTS has nowhere to go */
+	EXPECT_FALSE(td_sets_fit(m, l1, 8, 3));
+	/* four GP0-3 events and four any-counter ones: 8 counters do */
+	EXPECT_TRUE(td_sets_fit(m, l1 | gp4, 8, 4));
+	/* five GP0-3 events do not, however many counters */
+	EXPECT_FALSE(td_sets_fit(m, gp4 | BIT_OF(m, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD"),
+				 8, 4));
+	/* CPU_CLK_UNHALTED.THREAD falls back from fixed 1 to a GP counter */
+	EXPECT_TRUE(td_sets_fit(m, BIT_OF(m, "CPU_CLK_UNHALTED.THREAD"), 1, 0));
+}
+
+/* every set fits, the sets and the continuous events cover what is open once */
+static void check_sets(struct __test_metadata *_metadata,
+		       const struct td_model *m, u32 open, unsigned int gp,
+		       unsigned int fixed, const struct td_sets *s)
+{
+	u32 seen = s->every;
+	unsigned int j;
+
+	ASSERT_GE(s->nr, 1);
+	EXPECT_TRUE(s->every & (1U << s->norm));
+	for (j = 0; j < s->nr; j++) {
+		EXPECT_TRUE(td_sets_fit(m, s->every | s->set[j], gp, fixed));
+		EXPECT_EQ(0, seen & s->set[j]);
+		seen |= s->set[j];
+		if (s->nr > 1)
+			EXPECT_NE(0, s->set[j]);
+	}
+	EXPECT_EQ(open, seen);
+}
+
+TEST(every_model_level_and_budget)
+{
+	unsigned int i, level, less;
+
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		const struct td_model *m = models[i];
+
+		for (level = 1; level <= 3; level++) {
+			for (less = 0; less <= 2; less++) {
+				u32 open = level_mask(m, level) & ~m->smt_only;
+				unsigned int gp = m->gp_counters - less;
+				struct td_sets s;
+
+				ASSERT_EQ(0, td_sets_build(m, open, gp, m->fixed_counters, &s))
+					TH_LOG("%s level %u gp %u", m->name, level, gp);
+				check_sets(_metadata, m, open, gp, m->fixed_counters, &s);
+				/* Level 1 alone, every counter: one set, all the time */
+				if (!less && level == 1)
+					EXPECT_EQ(level_mask(m, 1) & open,
+						  s.every & level_mask(m, 1) & open)
+						TH_LOG("%s level %u", m->name, level);
+			}
+		}
+	}
+}
+
+TEST(spr_level3_three_sets)
+{
+	const struct td_model *m = &td_model_spr;
+	struct td_sets s;
+
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 3), 8, 4, &s));
+	EXPECT_EQ(3, s.nr);
+	EXPECT_EQ(level_mask(m, 1) | BIT_OF(m, "CPU_CLK_UNHALTED.THREAD"), s.every);
+	EXPECT_EQ(ev(m, "TOPDOWN.SLOTS"), s.norm);
+	/* children scale by their parent's event, counted with them */
+	EXPECT_EQ(ev(m, "UOPS_RETIRED.SLOTS"), s.ref[ev(m, "UOPS_RETIRED.HEAVY")]);
+	EXPECT_EQ(ev(m, "TOPDOWN.BACKEND_BOUND_SLOTS"),
+		  s.ref[ev(m, "TOPDOWN.MEMORY_BOUND_SLOTS")]);
+	EXPECT_EQ(ev(m, "CPU_CLK_UNHALTED.THREAD"),
+		  s.ref[ev(m, "MEMORY_ACTIVITY.STALLS_L2_MISS")]);
+	/* the memory stall chain of l1..dram_bound counts in one set */
+	{
+		u32 chain = BIT_OF(m, "EXE_ACTIVITY.BOUND_ON_LOADS") |
+			    BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L1D_MISS") |
+			    BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L2_MISS") |
+			    BIT_OF(m, "MEMORY_ACTIVITY.STALLS_L3_MISS");
+		unsigned int j, holding = 0;
+
+		for (j = 0; j < s.nr; j++)
+			holding += (s.set[j] & chain) == chain;
+		EXPECT_EQ(1, holding);
+	}
+}
+
+TEST(zen4_level1_one_counter_fewer)
+{
+	/* the NMI watchdog holds one of six: two events take turns */
+	const struct td_model *m = &td_model_zen4;
+	struct td_sets s;
+
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 1), 5, 0, &s));
+	EXPECT_EQ(2, s.nr);
+	EXPECT_EQ(BIT_OF(m, "ls_not_halted_cyc") |
+		  BIT_OF(m, "de_no_dispatch_per_slot.no_ops_from_frontend") |
+		  BIT_OF(m, "de_no_dispatch_per_slot.backend_stalls") |
+		  BIT_OF(m, "de_src_op_disp.all"), s.every);
+	/* retired ops scale as their share of dispatched ops */
+	EXPECT_EQ(ev(m, "de_src_op_disp.all"), s.ref[ev(m, "ex_ret_ops")]);
+	EXPECT_EQ(s.norm, s.ref[ev(m, "de_no_dispatch_per_slot.smt_contention")]);
+	/* with all six, one set */
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 1), 6, 0, &s));
+	EXPECT_EQ(1, s.nr);
+	EXPECT_EQ(level_mask(m, 1), s.every);
+	/* not even the normalizer and one more: no sets */
+	EXPECT_EQ(-ENOSPC, td_sets_build(m, level_mask(m, 1), 1, 0, &s));
+}
+
+TEST(scale_by_reference_in_the_same_windows)
+{
+	const struct td_model *m = &td_model_spr;
+	int slots = ev(m, "TOPDOWN.SLOTS"), ret = ev(m, "UOPS_RETIRED.SLOTS");
+	int heavy = ev(m, "UOPS_RETIRED.HEAVY");
+	int misp = ev(m, "TOPDOWN.BR_MISPREDICT_SLOTS");
+	struct td_acc acc[TD_MAX_EVENTS] = { 0 };
+	u64 out[TD_MAX_EVENTS];
+	u32 open = level_mask(m, 2);
+	struct td_sets s;
+
+	ASSERT_EQ(0, td_sets_build(m, open, 4, 4, &s));	/* L2 takes turns */
+	ASSERT_GT(s.nr, 1);
+	acc[slots].count = 6000;
+	acc[ret].count = 1800;
+	/* heavy: 100 retired slots in windows where 400 retired: 25 % */
+	acc[heavy] = (struct td_acc){ .count = 100, .ref = 400, .norm = 1000 };
+	/* no reference of its own: by the normalizer, 50 in 2000 slots */
+	acc[misp] = (struct td_acc){ .count = 50, .ref = 2000, .norm = 2000 };
+	td_sets_scale(m, &s, open, acc, out);
+	EXPECT_EQ(6000, out[slots]);
+	EXPECT_EQ(1800, out[ret]);
+	EXPECT_EQ(450, out[heavy]);	/* 25 % of 1800 */
+	EXPECT_EQ(150, out[misp]);	/* 2.5 % of 6000 */
+	/* an event that did not count stays 0 */
+	acc[heavy] = (struct td_acc){ 0 };
+	td_sets_scale(m, &s, open, acc, out);
+	EXPECT_EQ(0, out[heavy]);
+}
+
+TEST_HARNESS_MAIN
