@@ -122,6 +122,9 @@ static u32 td_on(const struct td_cpu *tc)
 	return tc->sets.every | tc->sets.set[tc->cur];
 }
 
+#define TD_SNAP_TRIES		3
+#define TD_SNAP_SLACK_NS	2000
+
 /*
  * An event's count now, on its CPU with interrupts off: what
  * perf_event_read_local() does for the count, which modules cannot call
@@ -148,39 +151,55 @@ static u64 td_read_local(struct perf_event *ev)
 static bool td_snapshot(struct td_cpu *tc, u64 *now)
 {
 	u64 v[TD_MAX_EVENTS], en[TD_MAX_EVENTS], run[TD_MAX_EVENTS];
-	u64 d[TD_MAX_EVENTS], drun[TD_MAX_EVENTS];
+	u64 d[TD_MAX_EVENTS], den[TD_MAX_EVENTS], drun[TD_MAX_EVENTS];
 	const struct td_sets *s = &tc->sets;
 	u32 on = td_on(tc), had = 0;
+	unsigned int i, tries;
 	unsigned long flags;
-	unsigned int i;
+	u64 t0, t1;
 
-	local_irq_save(flags);
-	if (smp_processor_id() != tc->cpu) {
+	for (tries = 1; ; tries++) {
+		local_irq_save(flags);
+		if (smp_processor_id() != tc->cpu) {
+			local_irq_restore(flags);
+			return false;
+		}
+		t0 = ktime_get_ns();
+		for (i = 0; i < tc->nr; i++)
+			if ((on & BIT(i)) && tc->ctr[i].event)
+				v[i] = td_read_local(tc->ctr[i].event);
+		t1 = ktime_get_ns();
 		local_irq_restore(flags);
-		return false;
+		/*
+		 * The reads are one moment only if nothing stopped the CPU
+		 * between them (an NMI, SMI, or a hypervisor that deschedules
+		 * the vCPU): read again when they took much longer than the
+		 * fastest read seen, at most TD_SNAP_TRIES times.
+		 */
+		if (!tc->snap_min_ns || t1 - t0 < tc->snap_min_ns)
+			tc->snap_min_ns = t1 - t0;
+		if (t1 - t0 <= 2 * tc->snap_min_ns + TD_SNAP_SLACK_NS ||
+		    tries == TD_SNAP_TRIES)
+			break;
+		tc->snap_retries++;
 	}
-	*now = ktime_get_ns();
-	for (i = 0; i < tc->nr; i++)
-		if ((on & BIT(i)) && tc->ctr[i].event)
-			v[i] = td_read_local(tc->ctr[i].event);
-	local_irq_restore(flags);
+	*now = t1;
 	for (i = 0; i < tc->nr; i++)
 		if ((on & BIT(i)) && tc->ctr[i].event)
 			perf_event_read_value(tc->ctr[i].event, &en[i], &run[i]);
 
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		u64 den;
 
 		if (!(on & BIT(i)) || !k->event || !k->based)
 			continue;
 		had |= BIT(i);
 		d[i] = v[i] - k->last;
-		den = en[i] - k->last_en;
+		den[i] = en[i] - k->last_en;
 		drun[i] = run[i] - k->last_run;
 		/* another perf user had the counter for part of the span */
-		if (drun[i] && drun[i] < den)
-			d[i] = mul_u64_u64_div_u64(d[i], den, drun[i]);
+		if (drun[i] && drun[i] < den[i])
+			d[i] = mul_u64_u64_div_u64(d[i], den[i], drun[i]);
 	}
 	if (had & BIT(s->norm))
 		tc->en_ns += en[s->norm] - tc->ctr[s->norm].last_en;
@@ -194,6 +213,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			k->acc.ref += d[s->ref[i]];
 		if (had & BIT(s->norm))
 			k->acc.norm += d[s->norm];
+		k->acc_en += den[i];
 		k->acc_run += drun[i];
 	}
 	for (i = 0; i < tc->nr; i++) {
@@ -247,6 +267,7 @@ static void td_clear_acc(struct td_cpu *tc)
 
 	for (i = 0; i < tc->nr; i++) {
 		tc->ctr[i].acc = (struct td_acc){ 0 };
+		tc->ctr[i].acc_en = 0;
 		tc->ctr[i].acc_run = 0;
 	}
 	tc->en_ns = 0;
@@ -294,8 +315,8 @@ static int td_start_sets(struct td_cpu *tc)
 		td_enable(tc, tc->open, false);
 		if (tc->gp <= missing)
 			return -ENOSPC;
-		pr_info("cpu%u: %u of its events found no counter: %u general-purpose counters taken as free, not %u\n",
-			tc->cpu, missing, tc->gp - missing, tc->gp);
+		pr_info_ratelimited("cpu%u: %u of its events found no counter: %u general-purpose counters taken as free, not %u\n",
+				    tc->cpu, missing, tc->gp - missing, tc->gp);
 		tc->gp -= missing;
 		tc->restarts++;
 		ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed,
@@ -305,23 +326,36 @@ static int td_start_sets(struct td_cpu *tc)
 	}
 }
 
-/* (re)start counting from now: a new interval, nothing accumulated */
-static int td_begin(struct td_cpu *tc, u64 *now)
+/*
+ * (Re)start counting from now with @gp general-purpose counters taken as
+ * free: a new interval, nothing accumulated.  When not even the normalizer
+ * with one more event gets counters, the CPU is "starved": its intervals
+ * are not counted, and each one tries again with every counter.
+ */
+static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 {
-	int ret = td_start_sets(tc);
+	int ret;
 
-	if (ret) {
-		tc->err = ret;
-		tc->state = TD_STATE_ERROR;
-		pr_info("cpu%u: not even the normalizer with one more event fits the free counters: state error %d\n",
-			tc->cpu, ret);
-		return ret;
+	td_enable(tc, tc->open, false);
+	tc->gp = gp;
+	ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);
+	if (!ret)
+		ret = td_start_sets(tc);
+	*now = ktime_get_ns();
+	tc->starved = ret != 0;
+	if (tc->starved) {
+		td_enable(tc, tc->open, false);
+		tc->sets.nr = 1;
+		tc->sets.every = 0;
+		tc->sets.set[0] = 0;
+		pr_info_ratelimited("cpu%u: no counters free for %s's normalizer and one more event: not counted\n",
+				    tc->cpu, tc->model->name);
+	} else {
+		td_snapshot(tc, now);
 	}
-	td_snapshot(tc, now);
 	td_clear_acc(tc);
 	tc->t0 = *now;
 	td_plan(tc);
-	return 0;
 }
 
 /* The interval is over: scale, compute, publish. */
@@ -350,7 +384,19 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		k->delta = c[i];
 		k->total += c[i];
 		k->d_enabled = tc->en_ns;
-		k->d_running = min(k->acc_run, tc->en_ns);
+		/*
+		 * An event counted all the time ran the whole interval, unless
+		 * another perf user took its counter for part of it; its times
+		 * are read a little after the counts, so its own enabled time
+		 * is what its running time is a share of.
+		 */
+		if (!(tc->sets.every & BIT(i)))
+			k->d_running = min(k->acc_run, tc->en_ns);
+		else if (k->acc_run >= k->acc_en)
+			k->d_running = tc->en_ns;
+		else
+			k->d_running = mul_u64_u64_div_u64(tc->en_ns, k->acc_run,
+							   k->acc_en);
 		share = td_frac(k->d_running, tc->en_ns);
 		if (lvl >= 1 && lvl <= 3)
 			tc->counted[lvl - 1] = min(tc->counted[lvl - 1], share);
@@ -364,7 +410,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	tc->seq++;
 	tc->mux_ppm = mux;
 	tc->nr_sets = tc->sets.nr;
-	if (not_counted) {
+	if (not_counted || tc->starved) {
 		tc->state = TD_STATE_NOT_COUNTED;
 	} else {
 		ret = m->compute(m, c, tc->smt, &tc->result);
@@ -375,28 +421,42 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	td_nl_notify(tc);
 }
 
+/* every 16 intervals, a CPU short of counters tries all of them again */
+#define TD_REGROW_INTERVALS	16
+
 static void td_work(struct work_struct *work)
 {
 	struct td_cpu *tc = container_of(work, struct td_cpu, work);
 	u64 t = ktime_get_ns(), now, sw = 0;
-	unsigned int gen = READ_ONCE(td_gen);
+	unsigned int gen = READ_ONCE(td_gen), full;
 	bool sample = false;
 
 	mutex_lock(&tc->lock);
 	if (!tc->active)
 		goto unlock;
+	full = tc->model->gp_counters;
 	if (!tc->started) {
 		tc->started = true;
 		tc->gen = gen;
-		if (td_begin(tc, &now))
-			goto unlock;
+		td_begin(tc, full, &now);
 		tc->end_ns = now;
+		goto arm;
+	}
+	if (tc->starved) {
+		/* an interval with nothing counted: say so, and try again */
+		now = ktime_get_ns();
+		td_end_interval(tc, now);
+		sample = true;
+		tc->gen = gen;
+		td_begin(tc, full, &now);
 		goto arm;
 	}
 	if (!td_snapshot(tc, &now))
 		goto unlock;
 	tc->tick++;
 	if (tc->tick >= tc->ticks || gen != tc->gen) {
+		unsigned int missing;
+
 		td_end_interval(tc, now);
 		sample = true;
 		/* a new interval now, or on schedule when not (much) late */
@@ -406,6 +466,13 @@ static void td_work(struct work_struct *work)
 			tc->t0 += tc->interval_ns;
 		tc->gen = gen;
 		td_plan(tc);
+		/* a counter taken since, or maybe given back: make the sets again */
+		missing = td_missing(tc);
+		if (missing || (tc->gp < full && !(tc->seq % TD_REGROW_INTERVALS))) {
+			td_begin(tc, missing ? tc->gp : full, &now);
+			tc->end_ns = now;
+			goto arm;
+		}
 	}
 	if (tc->sets.nr > 1) {
 		u64 s0 = ktime_get_ns();
@@ -415,9 +482,7 @@ static void td_work(struct work_struct *work)
 		td_enable(tc, tc->sets.set[tc->cur], true);
 		if (td_missing(tc)) {
 			/* a counter was taken: make the sets again, from now */
-			td_enable(tc, tc->open, false);
-			if (td_begin(tc, &now))
-				goto unlock;
+			td_begin(tc, tc->gp, &now);
 			tc->end_ns = now;
 		} else {
 			td_snapshot(tc, &now);
@@ -505,6 +570,7 @@ int td_cpu_online(unsigned int cpu)
 	const struct td_model *m;
 	unsigned int i, nr;
 	char who[64];
+	u32 skip;
 
 	m = td_forced_model ? td_forced_model : td_identify(cpu);
 	mutex_lock(&tc->lock);
@@ -521,26 +587,36 @@ int td_cpu_online(unsigned int cpu)
 		return 0;
 	}
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
-	for (i = 0; i < nr; i++) {
+	/*
+	 * Level 1 and 2 open one form of an SMT-dependent event, so Level 1
+	 * fits; Level 3 multiplexes anyway and opens both, as tdnl's
+	 * per-thread formulas need CPU_CLK_UNHALTED.THREAD.
+	 */
+	skip = td_level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
+	tc->gp = m->gp_counters;
+	tc->fixed = m->fixed_counters;
+	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
+	for (i = 0; i < nr && !tc->err; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		/*
-		 * Level 1 and 2 open one form of an SMT-dependent event, so
-		 * Level 1 fits; Level 3 multiplexes anyway and opens both, as
-		 * tdnl's per-thread formulas need CPU_CLK_UNHALTED.THREAD.
-		 */
-		u32 skip = td_level >= 3 ? 0 :
-			   tc->smt ? m->nosmt_only : m->smt_only;
 		struct perf_event *ev;
 
 		k->based = false;
 		k->acc = (struct td_acc){ 0 };
+		k->acc_en = 0;
 		k->acc_run = 0;
 		k->delta = 0;
 		k->d_enabled = 0;
 		k->d_running = 0;
 		tc->nr = i + 1;
-		if (skip & BIT(i))
+		if (!(tc->open & BIT(i)))
 			continue;
+		/*
+		 * The events counted all the time are pinned: enabling the
+		 * next set's (flexible) events then reschedules only those,
+		 * and never stops the normalizers and Level 1.
+		 */
+		attr.pinned = !!(tc->sets.every & BIT(i));
 		attr.config = m->events[i].config;
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev)) {
@@ -548,12 +624,6 @@ int td_cpu_online(unsigned int cpu)
 			break;
 		}
 		k->event = ev;
-		tc->open |= BIT(i);
-	}
-	if (!tc->err) {
-		tc->gp = m->gp_counters;
-		tc->fixed = m->fixed_counters;
-		tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
 	}
 	if (tc->err) {
 		td_release(tc);
@@ -571,7 +641,7 @@ int td_cpu_online(unsigned int cpu)
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
 					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
-		else if (i < nr)
+		else if (i < nr && tc->nr)
 			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
 					    cpu, m->events[i].name,
 					    m->events[i].config, tc->err);

@@ -129,7 +129,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
 	seq_printf(s, "counters %u\n", open);
 	seq_printf(s, "multiplexed %s\n", !tc->seq ? "n/a" :
-		   tc->mux_ppm < TD_PPM ? "yes" : "no");
+		   td_multiplexed(tc) ? "yes" : "no");
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);
 	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");
@@ -139,6 +139,8 @@ static int td_info_show(struct seq_file *s, void *unused)
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);
 	seq_printf(s, "gp_free %u\n", tc->gp);
 	seq_printf(s, "restarts %llu\n", tc->restarts);
+	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap_min_ns);
+	seq_printf(s, "snapshot_retries %llu\n", tc->snap_retries);
 	seq_printf(s, "seq %llu\n", tc->seq);
 	seq_printf(s, "start_ns %llu\n", tc->start_ns);
 	seq_printf(s, "end_ns %llu\n", tc->end_ns);

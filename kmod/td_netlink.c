@@ -49,7 +49,7 @@ static u32 td_nl_state(const struct td_cpu *tc)
 	u32 f = flags[tc->state];
 
 	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
-	     tc->state == TD_STATE_NOT_COUNTED) && tc->mux_ppm < TD_PPM)
+	     tc->state == TD_STATE_NOT_COUNTED) && td_multiplexed(tc))
 		f |= TOPDOWN_STATE_MULTIPLEXED;
 	return f;
 }

@@ -36,6 +36,7 @@ enum td_state {
  * @based:    @last is the start of its current window
  * @acc:      this interval so far: its count, its reference's and the
  *            normalizer's, over the windows in which it counted
+ * @acc_en:   the time it was enabled in this interval, ns
  * @acc_run:  the time it counted in this interval, ns
  * @delta:    the last interval's count, over the whole interval
  * @total:    cumulative count since load (continues across hotplug)
@@ -47,7 +48,7 @@ struct td_counter {
 	u64 last, last_en, last_run;
 	bool based;
 	struct td_acc acc;
-	u64 acc_run;
+	u64 acc_en, acc_run;
 	u64 delta, total, d_enabled, d_running;
 };
 
@@ -75,6 +76,7 @@ struct td_counter {
  * @interval_ns: its length
  * @gen:      the td_gen the schedule was made for
  * @started:  the counters have been enabled
+ * @starved:  not even the normalizer and one more event got counters
  * @en_ns:    this interval's enabled time so far (perf's clock), ns
  * @result:   the latest completed interval
  * @seq:      its sequence number
@@ -85,6 +87,8 @@ struct td_counter {
  *            level's events counted, ppm
  * @nr_sets:  sets that took turns in it
  * @restarts: times the sets were rebuilt because a counter was taken
+ * @snap_min_ns: the fastest read of all its counters seen, ns
+ * @snap_retries: reads done again because they took too long
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
@@ -104,7 +108,7 @@ struct td_cpu {
 	unsigned int cur, tick, ticks;
 	u64 t0, interval_ns;
 	unsigned int gen;
-	bool started;
+	bool started, starved;
 	u64 en_ns;
 	struct td_result result;
 	u64 seq, start_ns, end_ns;
@@ -112,6 +116,7 @@ struct td_cpu {
 	u32 counted[3];
 	unsigned int nr_sets;
 	u64 restarts;
+	u64 snap_min_ns, snap_retries;
 };
 
 extern unsigned int td_interval_ms;
@@ -130,6 +135,18 @@ struct td_stats {
 
 extern struct td_stats td_stats;
 extern spinlock_t td_stats_lock;
+
+/*
+ * Multiplexed: event sets take turns, or some counter ran less than this
+ * share of the interval (another perf user took it; a few microseconds of
+ * scheduling in perf are not that).
+ */
+#define TD_MUX_BELOW_PPM	999000U
+
+static inline bool td_multiplexed(const struct td_cpu *tc)
+{
+	return tc->nr_sets > 1 || tc->mux_ppm < TD_MUX_BELOW_PPM;
+}
 
 struct td_cpu *td_cpu(unsigned int cpu);
 const char *td_state_name(enum td_state s);
