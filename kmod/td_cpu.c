@@ -123,6 +123,7 @@ static u32 td_on(const struct td_cpu *tc)
 }
 
 #define TD_SNAP_TRIES		3
+#define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
 
 /*
@@ -142,21 +143,18 @@ static u64 td_read_local(struct perf_event *ev)
  * Read every counting event in one section with interrupts off: one moment
  * for all.  Each event that was counting since the last snapshot adds its
  * count, and its reference's and the normalizer's over the same span, to
- * its interval's accumulators.  Enabled and running times come after, from
- * perf_event_read_value(): they only show whether another perf user took
- * a counter for part of the span, and a few microseconds do not matter
- * there.  Returns false off the CPU (never expected: the work is bound and
- * is cancelled before the CPU goes).
+ * its interval's accumulators, and the span's length to its counted time.
+ * Returns false off the CPU (never expected: the work is bound and is
+ * cancelled before the CPU goes).
  */
 static bool td_snapshot(struct td_cpu *tc, u64 *now)
 {
-	u64 v[TD_MAX_EVENTS], en[TD_MAX_EVENTS], run[TD_MAX_EVENTS];
-	u64 d[TD_MAX_EVENTS], den[TD_MAX_EVENTS], drun[TD_MAX_EVENTS];
+	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
 	const struct td_sets *s = &tc->sets;
 	u32 on = td_on(tc), had = 0;
 	unsigned int i, tries;
 	unsigned long flags;
-	u64 t0, t1;
+	u64 t0, t1, span;
 
 	for (tries = 1; ; tries++) {
 		local_irq_save(flags);
@@ -184,9 +182,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		tc->snap_retries++;
 	}
 	*now = t1;
-	for (i = 0; i < tc->nr; i++)
-		if ((on & BIT(i)) && tc->ctr[i].event)
-			perf_event_read_value(tc->ctr[i].event, &en[i], &run[i]);
+	span = t1 - tc->snap_ns;
 
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -195,26 +191,34 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			continue;
 		had |= BIT(i);
 		d[i] = v[i] - k->last;
-		den[i] = en[i] - k->last_en;
-		drun[i] = run[i] - k->last_run;
-		/* another perf user had the counter for part of the span */
-		if (drun[i] && drun[i] < den[i])
-			d[i] = mul_u64_u64_div_u64(d[i], den[i], drun[i]);
 	}
 	if (had & BIT(s->norm))
-		tc->en_ns += en[s->norm] - tc->ctr[s->norm].last_en;
+		tc->en_ns += span;
+	/* the Level 1 nodes of the span, for the events scaled by one */
+	for (i = 0; i < tc->nr; i++)
+		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
+			break;
+	if (i < tc->nr && (had & s->every) == (s->every & tc->open)) {
+		u64 c[TD_MAX_EVENTS] = { 0 };
+
+		for (i = 0; i < tc->nr; i++)
+			if (s->every & BIT(i))
+				c[i] = d[i];
+		td_sets_nodes(tc->model, c, tc->smt, d[s->norm], node);
+	}
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 
 		if (!(had & BIT(i)))
 			continue;
 		k->acc.count += d[i];
-		if (had & BIT(s->ref[i]))
+		if (s->node[i] != TD_NO_NODE)
+			k->acc.ref += node[s->node[i]];
+		else if (had & BIT(s->ref[i]))
 			k->acc.ref += d[s->ref[i]];
 		if (had & BIT(s->norm))
 			k->acc.norm += d[s->norm];
-		k->acc_en += den[i];
-		k->acc_run += drun[i];
+		k->acc_run += span;
 	}
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -222,11 +226,50 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		if (!(on & BIT(i)) || !k->event)
 			continue;
 		k->last = v[i];
-		k->last_en = en[i];
-		k->last_run = run[i];
 		k->based = true;
 	}
+	tc->snap_ns = t1;
 	return true;
+}
+
+/*
+ * Once an interval: did another perf user take a counter from an event for
+ * part of its windows?  perf's enabled and running times say; such a count
+ * is scaled as perf scales it, and the interval is flagged multiplexed.
+ * perf_event_read_value() sleeps and IPIs, so it is not read at each slice.
+ */
+static void td_foreign(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		u64 en, run, den, drun;
+
+		k->foreign_ppm = TD_PPM;
+		if (!(tc->open & BIT(i)) || !k->event)
+			continue;
+		perf_event_read_value(k->event, &en, &run);
+		den = en - k->last_en;
+		drun = run - k->last_run;
+		k->last_en = en;
+		k->last_run = run;
+		if (drun < den)
+			k->foreign_ppm = td_frac(drun, den);
+	}
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		u32 r = tc->ctr[tc->sets.ref[i]].foreign_ppm;
+		u32 n = tc->ctr[tc->sets.norm].foreign_ppm;
+
+		if (k->foreign_ppm < TD_PPM && k->foreign_ppm)
+			k->acc.count = mul_u64_u64_div_u64(k->acc.count, TD_PPM,
+							   k->foreign_ppm);
+		if (r < TD_PPM && r)
+			k->acc.ref = mul_u64_u64_div_u64(k->acc.ref, TD_PPM, r);
+		if (n < TD_PPM && n)
+			k->acc.norm = mul_u64_u64_div_u64(k->acc.norm, TD_PPM, n);
+	}
 }
 
 /* enable or disable the events of @mask; disabled ones start a new window */
@@ -267,7 +310,6 @@ static void td_clear_acc(struct td_cpu *tc)
 
 	for (i = 0; i < tc->nr; i++) {
 		tc->ctr[i].acc = (struct td_acc){ 0 };
-		tc->ctr[i].acc_en = 0;
 		tc->ctr[i].acc_run = 0;
 	}
 	tc->en_ns = 0;
@@ -281,8 +323,17 @@ static void td_plan(struct td_cpu *tc)
 	unsigned int n = tc->sets.nr;
 	u64 rounds = 1;
 
-	if (n > 1)
-		rounds = max_t(u64, 1, div64_u64(ival, n * slice));
+	/*
+	 * Slices of slice_us, but at least TD_MIN_ROUNDS turns of each set
+	 * per interval while the slices stay TD_SLICE_MIN_US or longer: a set
+	 * seen in a single window misses the phases of a short interval.
+	 */
+	if (n > 1) {
+		u64 floor = min_t(u64, TD_MIN_ROUNDS,
+				  div64_u64(ival, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
+
+		rounds = max3(div64_u64(ival, n * slice), floor, (u64)1);
+	}
 	tc->ticks = n > 1 ? n * rounds : 1;
 	tc->interval_ns = ival;
 	tc->tick = 0;
@@ -363,15 +414,21 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 {
 	const struct td_model *m = tc->model;
 	struct td_acc acc[TD_MAX_EVENTS];
-	u64 c[TD_MAX_EVENTS] = { 0 };
+	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1];
 	bool not_counted = false;
 	u32 mux = TD_PPM;
 	unsigned int i;
 	int ret;
 
+	td_foreign(tc);
 	for (i = 0; i < tc->nr; i++)
 		acc[i] = tc->ctr[i].acc;
-	td_sets_scale(m, &tc->sets, tc->open, acc, c);
+	/* Level 1 first, from the events counted all the time */
+	for (i = 0; i < tc->nr; i++)
+		if (tc->sets.every & tc->open & BIT(i))
+			c[i] = acc[i].count;
+	td_sets_nodes(m, c, tc->smt, c[tc->sets.norm], node);
+	td_sets_scale(m, &tc->sets, tc->open, acc, node, c);
 	for (i = 0; i < 3; i++)
 		tc->counted[i] = TD_PPM;
 	for (i = 0; i < tc->nr; i++) {
@@ -384,19 +441,11 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		k->delta = c[i];
 		k->total += c[i];
 		k->d_enabled = tc->en_ns;
-		/*
-		 * An event counted all the time ran the whole interval, unless
-		 * another perf user took its counter for part of it; its times
-		 * are read a little after the counts, so its own enabled time
-		 * is what its running time is a share of.
-		 */
-		if (!(tc->sets.every & BIT(i)))
-			k->d_running = min(k->acc_run, tc->en_ns);
-		else if (k->acc_run >= k->acc_en)
-			k->d_running = tc->en_ns;
-		else
-			k->d_running = mul_u64_u64_div_u64(tc->en_ns, k->acc_run,
-							   k->acc_en);
+		/* the time its windows took, less what another perf user took */
+		k->d_running = min(k->acc_run, tc->en_ns);
+		if (k->foreign_ppm < TD_PPM)
+			k->d_running = mul_u64_u64_div_u64(k->d_running,
+							   k->foreign_ppm, TD_PPM);
 		share = td_frac(k->d_running, tc->en_ns);
 		if (lvl >= 1 && lvl <= 3)
 			tc->counted[lvl - 1] = min(tc->counted[lvl - 1], share);
@@ -603,8 +652,9 @@ int td_cpu_online(unsigned int cpu)
 
 		k->based = false;
 		k->acc = (struct td_acc){ 0 };
-		k->acc_en = 0;
 		k->acc_run = 0;
+		k->last_en = 0;
+		k->last_run = 0;
 		k->delta = 0;
 		k->d_enabled = 0;
 		k->d_running = 0;

@@ -61,6 +61,11 @@ enum td_l2 {
  *          to the interval by @ref's count in the same windows, so a child
  *          is its share of the parent; 0 (or @ref not in the same set):
  *          the normalizer
+ * @parent: 1 + the Level 1 node this one is a part of (enum td_l1), for
+ *          a parent that is no single event (bad speculation is what the
+ *          other nodes leave): where Level 1 counts all the time, the
+ *          count is scaled by that node as the formulas give it in the
+ *          same windows; it takes precedence over @ref
  *
  * The sets are built from @gp, @fixed, @every and @grp (td_sets.c).
  */
@@ -73,6 +78,7 @@ struct td_event {
 	bool every;
 	u8 grp;
 	u8 ref;
+	u8 parent;
 };
 
 /**

@@ -133,7 +133,7 @@ static bool td_place(const struct td_model *m, struct td_sets *s, u32 g,
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s)
 {
-	u32 rest, every = 0;
+	u32 rest, l1, every = 0;
 	unsigned int i, j;
 
 	*s = (struct td_sets){ .norm = 0 };
@@ -187,9 +187,18 @@ int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		s->nr = 1;	/* one set: everything counts all the time */
 
 	/* each event's reference: its model's, if it counts in the same windows */
+	l1 = 0;
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++)
+		if (m->events[i].level == 1)
+			l1 |= 1U << i;
 	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
 		unsigned int r = m->events[i].ref;
 		u32 mine = every;
+
+		s->node[i] = TD_NO_NODE;
+		if (m->events[i].parent && !(open & l1 & ~every) &&
+		    !(every & (1U << i)))
+			s->node[i] = m->events[i].parent - 1;
 
 		for (j = 0; j < s->nr; j++)
 			if (s->set[j] & (1U << i))
@@ -210,13 +219,15 @@ static u64 td_muldiv(u64 a, u64 b, u64 c)
  * @s:    its sets
  * @open: the events opened
  * @acc:  per event, its counts over the windows in which it counted
+ * @node: each Level 1 node over the interval, in normalizer units
+ *        (td_sets_nodes() of the events of @s->every)
  * @out:  per event, its count over the interval: an event of @s->every
  *        counted all of it; any other is scaled by its reference
  *
  * An event that did not count at all gives 0 (its caller says so).
  */
 void td_sets_scale(const struct td_model *m, const struct td_sets *s,
-		   u32 open, const struct td_acc *acc, u64 *out)
+		   u32 open, const struct td_acc *acc, const u64 *node, u64 *out)
 {
 	unsigned int i;
 
@@ -229,9 +240,35 @@ void td_sets_scale(const struct td_model *m, const struct td_sets *s,
 
 		if (!(open & ~s->every & (1U << i)))
 			continue;
-		if (a->ref && r != i)
+		if (s->node[i] != TD_NO_NODE && a->ref)
+			out[i] = td_muldiv(a->count, node[s->node[i]], a->ref);
+		else if (s->node[i] == TD_NO_NODE && a->ref && r != i)
 			out[i] = td_muldiv(a->count, out[r], a->ref);
 		else
 			out[i] = td_muldiv(a->count, out[s->norm], a->norm);
 	}
+}
+
+/**
+ * td_sets_nodes() - each Level 1 node of some counts, in normalizer units
+ * @m:    the model
+ * @c:    per event, a count over one span (Level 1's at least)
+ * @smt:  the core's other thread is online
+ * @norm: the normalizer's count over the span
+ * @node: out: per Level 1 node, its fraction times @norm; all 0 when the
+ *        span counted no slots
+ */
+void td_sets_nodes(const struct td_model *m, const u64 *c, bool smt,
+		   u64 norm, u64 *node)
+{
+	struct td_result r;
+	unsigned int i;
+
+	if (m->compute(m, c, smt, &r)) {
+		for (i = 0; i < TD_NR_L1; i++)
+			node[i] = 0;
+		return;
+	}
+	for (i = 0; i < TD_NR_L1; i++)
+		node[i] = td_muldiv(norm, r.l1[i], TD_PPM);
 }

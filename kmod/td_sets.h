@@ -22,6 +22,8 @@
  * @norm:  the normalizer, in @every: slots, or cycles
  * @ref:   per event, the event its count is scaled with: its model's ref
  *         when that one counts with it, else @norm
+ * @node:  per event, the Level 1 node it is scaled with (its model's
+ *         parent, where all of Level 1 is in @every), or TD_NO_NODE
  */
 struct td_sets {
 	u32 every;
@@ -29,13 +31,17 @@ struct td_sets {
 	unsigned int nr;
 	unsigned int norm;
 	u8 ref[TD_MAX_EVENTS];
+	s8 node[TD_MAX_EVENTS];
 };
+
+#define TD_NO_NODE	(-1)
 
 /**
  * struct td_acc - one event's counts over the windows of an interval in
  * which it counted
  * @count: its own count
- * @ref:   its reference's count in the same windows
+ * @ref:   its reference's count in the same windows (or its Level 1
+ *         node's, in normalizer units)
  * @norm:  the normalizer's count in the same windows
  */
 struct td_acc {
@@ -47,6 +53,8 @@ bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s);
 void td_sets_scale(const struct td_model *m, const struct td_sets *s,
-		   u32 open, const struct td_acc *acc, u64 *out);
+		   u32 open, const struct td_acc *acc, const u64 *node, u64 *out);
+void td_sets_nodes(const struct td_model *m, const u64 *c, bool smt,
+		   u64 norm, u64 *node);
 
 #endif /* _TD_SETS_H */

@@ -31,13 +31,14 @@ enum td_state {
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
  * @last:     value at the last snapshot it was counting in
- * @last_en:  enabled time then, ns
- * @last_run: running time then, ns
  * @based:    @last is the start of its current window
+ * @last_en:  perf's enabled time at the end of the last interval, ns
+ * @last_run: perf's running time then, ns
+ * @foreign_ppm: share of its enabled time in the interval that it ran:
+ *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
  *            normalizer's, over the windows in which it counted
- * @acc_en:   the time it was enabled in this interval, ns
- * @acc_run:  the time it counted in this interval, ns
+ * @acc_run:  the time its windows took in this interval, ns
  * @delta:    the last interval's count, over the whole interval
  * @total:    cumulative count since load (continues across hotplug)
  * @d_enabled: the last interval's length, ns (the same for every event)
@@ -45,10 +46,12 @@ enum td_state {
  */
 struct td_counter {
 	struct perf_event *event;
-	u64 last, last_en, last_run;
+	u64 last;
 	bool based;
+	u64 last_en, last_run;
+	u32 foreign_ppm;
 	struct td_acc acc;
-	u64 acc_en, acc_run;
+	u64 acc_run;
 	u64 delta, total, d_enabled, d_running;
 };
 
@@ -77,7 +80,8 @@ struct td_counter {
  * @gen:      the td_gen the schedule was made for
  * @started:  the counters have been enabled
  * @starved:  not even the normalizer and one more event got counters
- * @en_ns:    this interval's enabled time so far (perf's clock), ns
+ * @en_ns:    this interval's counted time so far, ns
+ * @snap_ns:  the time of the last snapshot, CLOCK_MONOTONIC ns
  * @result:   the latest completed interval
  * @seq:      its sequence number
  * @start_ns: its start, CLOCK_MONOTONIC
@@ -109,7 +113,7 @@ struct td_cpu {
 	u64 t0, interval_ns;
 	unsigned int gen;
 	bool started, starved;
-	u64 en_ns;
+	u64 en_ns, snap_ns;
 	struct td_result result;
 	u64 seq, start_ns, end_ns;
 	u32 mux_ppm;

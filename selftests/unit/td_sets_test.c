@@ -112,10 +112,11 @@ TEST(spr_level3_three_sets)
 	EXPECT_EQ(3, s.nr);
 	EXPECT_EQ(level_mask(m, 1) | BIT_OF(m, "CPU_CLK_UNHALTED.THREAD"), s.every);
 	EXPECT_EQ(ev(m, "TOPDOWN.SLOTS"), s.norm);
-	/* children scale by their parent's event, counted with them */
-	EXPECT_EQ(ev(m, "UOPS_RETIRED.SLOTS"), s.ref[ev(m, "UOPS_RETIRED.HEAVY")]);
-	EXPECT_EQ(ev(m, "TOPDOWN.BACKEND_BOUND_SLOTS"),
-		  s.ref[ev(m, "TOPDOWN.MEMORY_BOUND_SLOTS")]);
+	/* children scale by their Level 1 parent, counted all the time */
+	EXPECT_EQ(TD_RETIRING, s.node[ev(m, "UOPS_RETIRED.HEAVY")]);
+	EXPECT_EQ(TD_BAD_SPECULATION, s.node[ev(m, "TOPDOWN.BR_MISPREDICT_SLOTS")]);
+	EXPECT_EQ(TD_BACKEND_BOUND, s.node[ev(m, "TOPDOWN.MEMORY_BOUND_SLOTS")]);
+	EXPECT_EQ(TD_NO_NODE, s.node[ev(m, "UOPS_RETIRED.SLOTS")]);
 	EXPECT_EQ(ev(m, "CPU_CLK_UNHALTED.THREAD"),
 		  s.ref[ev(m, "MEMORY_ACTIVITY.STALLS_L2_MISS")]);
 	/* the memory stall chain of l1..dram_bound counts in one set */
@@ -155,6 +156,27 @@ TEST(zen4_level1_one_counter_fewer)
 	EXPECT_EQ(-ENOSPC, td_sets_build(m, level_mask(m, 1), 1, 0, &s));
 }
 
+TEST(nodes_of_a_span)
+{
+	/* spr: 1000 slots, 300 retired, 200 frontend, 400 backend: 10 % bad */
+	const struct td_model *m = &td_model_spr;
+	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1];
+
+	c[ev(m, "TOPDOWN.SLOTS")] = 1000;
+	c[ev(m, "UOPS_RETIRED.SLOTS")] = 300;
+	c[ev(m, "IDQ_BUBBLES.CORE")] = 200;
+	c[ev(m, "TOPDOWN.BACKEND_BOUND_SLOTS")] = 400;
+	td_sets_nodes(m, c, false, 1000, node);
+	EXPECT_EQ(300, node[TD_RETIRING]);
+	EXPECT_EQ(100, node[TD_BAD_SPECULATION]);
+	EXPECT_EQ(200, node[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(400, node[TD_BACKEND_BOUND]);
+	/* no slots: nothing */
+	c[ev(m, "TOPDOWN.SLOTS")] = 0;
+	td_sets_nodes(m, c, false, 0, node);
+	EXPECT_EQ(0, node[TD_RETIRING]);
+}
+
 TEST(scale_by_reference_in_the_same_windows)
 {
 	const struct td_model *m = &td_model_spr;
@@ -162,26 +184,29 @@ TEST(scale_by_reference_in_the_same_windows)
 	int heavy = ev(m, "UOPS_RETIRED.HEAVY");
 	int misp = ev(m, "TOPDOWN.BR_MISPREDICT_SLOTS");
 	struct td_acc acc[TD_MAX_EVENTS] = { 0 };
-	u64 out[TD_MAX_EVENTS];
+	u64 out[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
 	u32 open = level_mask(m, 2);
 	struct td_sets s;
 
-	ASSERT_EQ(0, td_sets_build(m, open, 4, 4, &s));	/* L2 takes turns */
+	ASSERT_EQ(0, td_sets_build(m, open, 5, 4, &s));	/* L2 takes turns */
 	ASSERT_GT(s.nr, 1);
 	acc[slots].count = 6000;
 	acc[ret].count = 1800;
+	/* the interval's retiring and bad speculation, in slots */
+	node[TD_RETIRING] = 1800;
+	node[TD_BAD_SPECULATION] = 600;
 	/* heavy: 100 retired slots in windows where 400 retired: 25 % */
 	acc[heavy] = (struct td_acc){ .count = 100, .ref = 400, .norm = 1000 };
-	/* no reference of its own: by the normalizer, 50 in 2000 slots */
-	acc[misp] = (struct td_acc){ .count = 50, .ref = 2000, .norm = 2000 };
-	td_sets_scale(m, &s, open, acc, out);
+	/* mispredicts: 50 of 200 bad-speculation slots in their windows */
+	acc[misp] = (struct td_acc){ .count = 50, .ref = 200, .norm = 2000 };
+	td_sets_scale(m, &s, open, acc, node, out);
 	EXPECT_EQ(6000, out[slots]);
 	EXPECT_EQ(1800, out[ret]);
 	EXPECT_EQ(450, out[heavy]);	/* 25 % of 1800 */
-	EXPECT_EQ(150, out[misp]);	/* 2.5 % of 6000 */
+	EXPECT_EQ(150, out[misp]);	/* 25 % of 600 */
 	/* an event that did not count stays 0 */
 	acc[heavy] = (struct td_acc){ 0 };
-	td_sets_scale(m, &s, open, acc, out);
+	td_sets_scale(m, &s, open, acc, node, out);
 	EXPECT_EQ(0, out[heavy]);
 }
 
