@@ -381,6 +381,23 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 			if (check(a, MNL_TYPE_NESTED) || parse_count(a, s))
 				return -1;
 			break;
+		case TOPDOWN_A_SAMPLE_SETS:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			s->sets = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_SAMPLE_LEVEL1_COUNTED:
+		case TOPDOWN_A_SAMPLE_LEVEL2_COUNTED:
+		case TOPDOWN_A_SAMPLE_LEVEL3_COUNTED: {
+			unsigned int l = mnl_attr_get_type(a) -
+					 TOPDOWN_A_SAMPLE_LEVEL1_COUNTED;
+
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			s->counted[l] = mnl_attr_get_u32(a);
+			s->counted_set[l] = true;
+			break;
+		}
 		}
 	}
 	return 0;

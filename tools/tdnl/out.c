@@ -321,6 +321,24 @@ static void json_l34(const char *key, const struct tdnl_sample *s,
 	putchar('}');
 }
 
+/* how the interval was counted: event sets, each level's counted share */
+static void json_counted(const struct tdnl_sample *s)
+{
+	const char *sep = "";
+	unsigned int l;
+
+	if (!s->sets)
+		return;
+	printf(",\"sets\":%u,\"counted\":{", s->sets);
+	for (l = 0; l < 3; l++) {
+		if (!s->counted_set[l])
+			continue;
+		printf("%s\"level%u\":%.6f", sep, l + 1, s->counted[l] / 1e6);
+		sep = ",";
+	}
+	putchar('}');
+}
+
 static void sample_json(const struct tdnl_sample *s, bool watch)
 {
 	static const bool all_l2[TD_NR_L2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
@@ -343,6 +361,7 @@ static void sample_json(const struct tdnl_sample *s, bool watch)
 		   TD_NR_L2, TD_NR_L2);
 	json_l34("level3", s, 0, TD_FIRST_L4);
 	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
+	json_counted(s);
 	if (watch)
 		printf(",\"lost\":%llu", (unsigned long long)s->lost);
 	putchar('}');

@@ -76,6 +76,9 @@ struct tdnl_sample {
 	uint32_t l1[TD_NR_L1];			/* ppm */
 	uint32_t l2[TD_NR_L2];			/* ppm */
 	struct tdnl_count cnt[TDNL_MAX_EVENTS];	/* by event id */
+	uint32_t sets;				/* event sets taking turns; 0: not sent */
+	bool counted_set[3];
+	uint32_t counted[3];			/* per level, share counted, ppm */
 
 	/* worked out by tdnl (calc.c) */
 	uint64_t lost;				/* intervals missed before this one */
