@@ -79,6 +79,7 @@ struct tdsim_model {
 	unsigned int fixed_counters;
 	bool smt_contention;		/* profile has smt_contention */
 	bool mem_from_stalls;		/* memory_bound derives from stall cycles */
+	bool core_slots;		/* SMT siblings share the width (skl) */
 	const struct tdsim_event *events;
 	unsigned int nr_events;
 	/* @siblings: SMT threads sharing the core (all run the same profile) */
@@ -86,17 +87,94 @@ struct tdsim_model {
 		      unsigned int siblings, u32 *rate);
 };
 
+/*
+ * Cumulative ground truth of a CPU: cycles, slots, then each profile
+ * fraction integrated over time, in slots (Levels 1 and 2) or in cycles
+ * (the clock-tick memory nodes).
+ */
+#define TDSIM_TRUTH_CYCLES	0
+#define TDSIM_TRUTH_SLOTS	1
+#define TDSIM_TRUTH_KEY(key)	(2 + (key))
+#define TDSIM_NR_TRUTH		TDSIM_TRUTH_KEY(TDSIM_NR_FRACTIONS)
+
+/*
+ * Everything a CPU counts: the model's events, then the truth.  A rate is
+ * a count per cycle in ppm.
+ */
+#define TDSIM_Q_TRUTH		TDSIM_MAX_EVENTS
+#define TDSIM_NR_Q		(TDSIM_Q_TRUTH + TDSIM_NR_TRUTH)
+
+#define TDSIM_MAX_PHASES	8
+#define TDSIM_PHASE_MS_MAX	10000U
+
+/**
+ * struct tdsim_phase - one phase of a plan
+ * @p:      its profile
+ * @off_ns: where it starts in the period
+ * @ns:     how long it lasts; 0: forever (the steady profile)
+ * @rate:   count per cycle of every quantity, ppm
+ * @before: counts of the phases before it in the period
+ */
+struct tdsim_phase {
+	struct tdsim_profile p;
+	u64 off_ns;
+	u64 ns;
+	u32 rate[TDSIM_NR_Q];
+	u64 before[TDSIM_NR_Q];
+};
+
+/**
+ * struct tdsim_plan - what a CPU plays from an epoch on
+ * @nr:         number of phases
+ * @period_ns:  sum of the phase durations; 0: the steady profile, one
+ *              phase forever
+ * @per_period: counts of one whole period
+ * @nominal:    the steady phase's event rates without noise
+ * @ph:         the phases
+ */
+struct tdsim_plan {
+	unsigned int nr;
+	u64 period_ns;
+	u64 per_period[TDSIM_NR_Q];
+	u32 nominal[TDSIM_MAX_EVENTS];
+	struct tdsim_phase ph[];
+};
+
+/**
+ * struct tdsim_epoch - a plan and when it started
+ * @plan:  owned by the epoch
+ * @start: local_clock() of the CPU at the start
+ * @base:  the truth at @start
+ */
+struct tdsim_epoch {
+	struct tdsim_plan *plan;
+	u64 start;
+	u64 base[TDSIM_NR_TRUTH];
+};
+
+/* Epochs kept, so that the truth of a moment before the latest change is exact. */
+#define TDSIM_EPOCHS		8
+
 /* Per-CPU simulated PMU state. */
 struct tdsim_cpu {
+	unsigned int cpu;
+	/* cpuN/truth shows this moment (ktime), 0: now; READ/WRITE_ONCE */
+	u64 truth_at;
 	/* protects everything below; taken from PMU callbacks with IRQs off */
 	raw_spinlock_t lock;
-	unsigned int cpu;
-	struct tdsim_profile profile;
-	u64 epoch_ns;			/* when base[] was last rebased */
-	bool epoch_valid;		/* epoch_ns is on this CPU's clock */
-	u64 base[TDSIM_MAX_EVENTS];	/* counts at epoch_ns */
-	u32 rate[TDSIM_MAX_EVENTS];	/* current per-cycle rate, ppm */
-	u32 nominal[TDSIM_MAX_EVENTS];	/* rate without noise */
+	struct tdsim_profile profile;	/* the steady profile */
+	struct tdsim_plan *plan;	/* playing now: epoch[head].plan */
+	/*
+	 * The counts run from @start, at @base.  That is the epoch's start,
+	 * except that noise rebases the counts of a steady profile.
+	 */
+	u64 start;
+	u64 base[TDSIM_MAX_EVENTS];
+	/* truth history: a ring of @nr_epochs, the newest at @head */
+	struct tdsim_epoch epoch[TDSIM_EPOCHS];
+	unsigned int head;
+	unsigned int nr_epochs;
+	bool pending;		/* epoch[head] set while offline: no start yet */
 	u32 gp_used;			/* bitmap of busy GP counters */
 	u32 fixed_used;			/* bitmap of busy fixed counters */
 };
@@ -119,14 +197,24 @@ extern const struct tdsim_model tdsim_neoverse_v2;
 void tdsim_profile_default(const struct tdsim_model *m,
 			   struct tdsim_profile *p);
 int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
-			struct tdsim_profile *p);
+			struct tdsim_profile *p, const char *what);
 int tdsim_profile_print(const struct tdsim_model *m,
-			const struct tdsim_profile *p, char *buf, size_t len);
+			const struct tdsim_profile *p, char sep, char *buf,
+			size_t len);
+int tdsim_schedule_parse(const struct tdsim_model *m, const char *buf,
+			 const struct tdsim_profile *steady,
+			 struct tdsim_profile *p, u32 *ms);
+bool tdsim_truth_valid(const struct tdsim_model *m, u64 t);
+const char *tdsim_truth_name(unsigned int t);
 u32 tdsim_scale(u32 frac, u32 mul);
 u32 tdsim_ratio(u64 num, u64 den, u32 mul);
 
 /* tdsim_pmu.c */
-void tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p);
+int tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p);
+int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
+			   const u32 *ms, unsigned int nr);
+int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
+void tdsim_cpu_release(struct tdsim_cpu *sc);
 int tdsim_pmu_register(void);
 void tdsim_pmu_unregister(void);
 

@@ -213,6 +213,7 @@ const struct tdsim_model tdsim_skl = {
 	.gp_counters = 4,
 	.fixed_counters = 3,
 	.mem_from_stalls = true,
+	.core_slots = true,
 	.events = skl_events,
 	.nr_events = SKL_NR,
 	.rates = skl_rates,

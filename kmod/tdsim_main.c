@@ -3,10 +3,17 @@
  * tdsim: module parameters and the debugfs knobs tests use.
  *
  *   /sys/kernel/debug/tdsim/model            emulated model (read only)
- *   /sys/kernel/debug/tdsim/cpuN/profile     ground truth of CPU N
+ *   /sys/kernel/debug/tdsim/cpuN/profile     steady ground truth of CPU N;
+ *                                            a write ends a running schedule
+ *   /sys/kernel/debug/tdsim/cpuN/schedule    phases "ms=N key=value ...;..."
+ *                                            repeating from the write, or off
+ *   /sys/kernel/debug/tdsim/cpuN/truth       cumulative truth (cycles, slots,
+ *                                            each node) now, or at the
+ *                                            CLOCK_MONOTONIC ns written to it
  *   /sys/kernel/debug/tdsim/fail_event_init  fail the next N event inits
  *   /sys/kernel/debug/tdsim/fail_add         fail the next N counter adds
- *   /sys/kernel/debug/tdsim/noise_ppm        jitter of every rate
+ *   /sys/kernel/debug/tdsim/noise_ppm        jitter of every rate (steady
+ *                                            profiles only, never the truth)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,7 +50,7 @@ atomic_t tdsim_fail_add = ATOMIC_INIT(0);
 
 static struct tdsim_cpu __percpu *tdsim_cpus;
 static struct dentry *tdsim_debugfs;
-/* protects the read-modify-write of a profile by concurrent writers */
+/* protects the read-modify-write of a profile or schedule by concurrent writers */
 static DEFINE_MUTEX(tdsim_profile_lock);
 
 struct tdsim_cpu *tdsim_cpu(unsigned int cpu)
@@ -69,7 +76,7 @@ static ssize_t tdsim_profile_read(struct file *file, char __user *ubuf,
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	p = sc->profile;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	len = tdsim_profile_print(tdsim_model, &p, buf, TDSIM_PROFILE_MAX);
+	len = tdsim_profile_print(tdsim_model, &p, '\n', buf, TDSIM_PROFILE_MAX);
 	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
 	kfree(buf);
 	return ret;
@@ -98,9 +105,10 @@ static ssize_t tdsim_profile_write(struct file *file, const char __user *ubuf,
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	p = sc->profile;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	ret = tdsim_profile_parse(tdsim_model, buf, &p);
+	ret = tdsim_profile_parse(tdsim_model, buf, &p, "profile");
+	/* a new steady profile ends a running schedule */
 	if (!ret)
-		tdsim_cpu_set_profile(sc, &p);
+		ret = tdsim_cpu_set_profile(sc, &p);
 	mutex_unlock(&tdsim_profile_lock);
 	kfree(buf);
 	return ret ? ret : count;
@@ -112,6 +120,193 @@ static const struct file_operations tdsim_profile_fops = {
 	.read	= tdsim_profile_read,
 	.write	= tdsim_profile_write,
 	.llseek	= default_llseek,
+};
+
+#define TDSIM_SCHEDULE_MAX	8192
+
+static ssize_t tdsim_schedule_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct tdsim_cpu *sc = file->private_data;
+	struct tdsim_phase_text {
+		struct tdsim_profile p;
+		u32 ms;
+	} *ph;
+	unsigned int k, nr = 0;
+	unsigned long flags;
+	int len = 0;
+	ssize_t ret;
+	char *buf;
+
+	buf = kmalloc(TDSIM_SCHEDULE_MAX, GFP_KERNEL);
+	ph = kmalloc_array(TDSIM_MAX_PHASES, sizeof(*ph), GFP_KERNEL);
+	if (!buf || !ph) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	if (sc->plan->period_ns)
+		nr = sc->plan->nr;
+	for (k = 0; k < nr; k++) {
+		ph[k].p = sc->plan->ph[k].p;
+		ph[k].ms = div_u64(sc->plan->ph[k].ns, NSEC_PER_MSEC);
+	}
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+
+	if (!nr)
+		len = scnprintf(buf, TDSIM_SCHEDULE_MAX, "off\n");
+	for (k = 0; k < nr; k++) {
+		len += scnprintf(buf + len, TDSIM_SCHEDULE_MAX - len, "ms=%u ",
+				 ph[k].ms);
+		len += tdsim_profile_print(tdsim_model, &ph[k].p, ' ', buf + len,
+					   TDSIM_SCHEDULE_MAX - len);
+		buf[len - 1] = '\n';	/* the last item's separator */
+	}
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
+out:
+	kfree(ph);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t tdsim_schedule_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct tdsim_cpu *sc = file->private_data;
+	struct tdsim_profile steady, *p;
+	u32 ms[TDSIM_MAX_PHASES];
+	unsigned long flags;
+	bool running;
+	char *buf;
+	int ret;
+
+	/* one write holds the whole schedule, so a bad one changes nothing */
+	if (*ppos || count >= TDSIM_SCHEDULE_MAX) {
+		pr_info("schedule: write all of it at once, under %d bytes\n",
+			TDSIM_SCHEDULE_MAX);
+		return -EINVAL;
+	}
+	p = kmalloc_array(TDSIM_MAX_PHASES, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf)) {
+		kfree(p);
+		return PTR_ERR(buf);
+	}
+
+	mutex_lock(&tdsim_profile_lock);
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	steady = sc->profile;
+	running = sc->plan->period_ns != 0;
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+	ret = tdsim_schedule_parse(tdsim_model, buf, &steady, p, ms);
+	if (ret > 0)
+		ret = tdsim_cpu_set_schedule(sc, p, ms, ret);
+	else if (!ret && running)	/* off: back to the steady profile */
+		ret = tdsim_cpu_set_profile(sc, &steady);
+	mutex_unlock(&tdsim_profile_lock);
+	kfree(buf);
+	kfree(p);
+	return ret ? ret : count;
+}
+
+static const struct file_operations tdsim_schedule_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tdsim_schedule_read,
+	.write	= tdsim_schedule_write,
+	.llseek	= default_llseek,
+};
+
+#define TDSIM_TRUTH_MAX		1024
+
+/* An open cpuN/truth: the text of the last read from offset 0. */
+struct tdsim_truth_file {
+	struct tdsim_cpu *sc;
+	int len;
+	char buf[TDSIM_TRUTH_MAX];
+};
+
+static int tdsim_truth_open(struct inode *inode, struct file *file)
+{
+	struct tdsim_truth_file *tf;
+
+	tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	if (!tf)
+		return -ENOMEM;
+	tf->sc = inode->i_private;
+	file->private_data = tf;
+	return 0;
+}
+
+static int tdsim_truth_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+/*
+ * A read from offset 0 takes the truth; reads further on return the rest
+ * of the same text, so a reader that reads a line at a time and seeks back
+ * (as shells do) gets one moment's values.
+ */
+static ssize_t tdsim_truth_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct tdsim_truth_file *tf = file->private_data;
+	struct tdsim_cpu *sc = tf->sc;
+	u64 truth[TDSIM_NR_TRUTH], at;
+	unsigned int t;
+	int ret, len;
+
+	if (!*ppos) {
+		tf->len = 0;
+		ret = tdsim_cpu_truth(sc, READ_ONCE(sc->truth_at), &at, truth);
+		if (ret)
+			return ret;
+		len = scnprintf(tf->buf, TDSIM_TRUTH_MAX, "at_ns %llu\n", at);
+		for (t = 0; t < TDSIM_NR_TRUTH; t++)
+			if (tdsim_truth_valid(tdsim_model, t))
+				len += scnprintf(tf->buf + len,
+						 TDSIM_TRUTH_MAX - len,
+						 "%s %llu\n",
+						 tdsim_truth_name(t), truth[t]);
+		tf->len = len;
+	}
+	return simple_read_from_buffer(ubuf, count, ppos, tf->buf, tf->len);
+}
+
+/* The moment later reads show: CLOCK_MONOTONIC ns, or "now" (or 0). */
+static ssize_t tdsim_truth_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct tdsim_truth_file *tf = file->private_data;
+	char buf[32], *text;
+	u64 at = 0;
+
+	if (count < sizeof(buf)) {
+		if (copy_from_user(buf, ubuf, count))
+			return -EFAULT;
+		buf[count] = '\0';
+		text = strim(buf);
+		if (!strcmp(text, "now") || !kstrtou64(text, 10, &at)) {
+			WRITE_ONCE(tf->sc->truth_at, at);
+			return count;
+		}
+	}
+	pr_info("cpu%u truth: write a time in ns (CLOCK_MONOTONIC), 0 or now\n",
+		tf->sc->cpu);
+	return -EINVAL;
+}
+
+static const struct file_operations tdsim_truth_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tdsim_truth_open,
+	.read		= tdsim_truth_read,
+	.write		= tdsim_truth_write,
+	.llseek		= default_llseek,
+	.release	= tdsim_truth_release,
 };
 
 static ssize_t tdsim_model_read(struct file *file, char __user *ubuf,
@@ -152,6 +347,10 @@ static void tdsim_debugfs_init(void)
 		dir = debugfs_create_dir(name, tdsim_debugfs);
 		debugfs_create_file("profile", 0600, dir, tdsim_cpu(cpu),
 				    &tdsim_profile_fops);
+		debugfs_create_file("schedule", 0600, dir, tdsim_cpu(cpu),
+				    &tdsim_schedule_fops);
+		debugfs_create_file("truth", 0600, dir, tdsim_cpu(cpu),
+				    &tdsim_truth_fops);
 	}
 }
 
@@ -189,7 +388,9 @@ static int __init tdsim_init(void)
 
 		raw_spin_lock_init(&sc->lock);
 		sc->cpu = cpu;
-		tdsim_cpu_set_profile(sc, &p);
+		ret = tdsim_cpu_set_profile(sc, &p);
+		if (ret)
+			goto err_release;
 	}
 
 	tdsim_debugfs_init();
@@ -205,14 +406,21 @@ static int __init tdsim_init(void)
 
 err_debugfs:
 	debugfs_remove_recursive(tdsim_debugfs);
+err_release:
+	for_each_possible_cpu(cpu)
+		tdsim_cpu_release(tdsim_cpu(cpu));
 	free_percpu(tdsim_cpus);
 	return ret;
 }
 
 static void __exit tdsim_exit(void)
 {
+	unsigned int cpu;
+
 	tdsim_pmu_unregister();
 	debugfs_remove_recursive(tdsim_debugfs);
+	for_each_possible_cpu(cpu)
+		tdsim_cpu_release(tdsim_cpu(cpu));
 	free_percpu(tdsim_cpus);
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdsim: the perf PMU.  CPU-wide counting events only, on a model's raw
- * encodings, with a fixed number of general-purpose and fixed counters so
- * that perf's own multiplexing takes over when more events are opened than
- * fit (add() returns -EAGAIN, as the x86 PMU does when no counter is free).
+ * tdsim: the perf PMU and the clock of the simulated CPUs.
+ *
+ * "tdsim": CPU-wide counting events only, on a model's raw encodings, with
+ * a fixed number of general-purpose and fixed counters so that perf's own
+ * multiplexing takes over when more events are opened than fit (add()
+ * returns -EAGAIN, as the x86 PMU does when no counter is free).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,7 +15,9 @@
 #include <linux/cpu.h>
 #include <linux/random.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 #include "tdsim.h"
 
@@ -24,107 +28,403 @@
  * Time is the CPU's own local_clock(), the clock perf measures enabled and
  * running time with: a simulated counter then counts exactly while perf
  * says it runs, as a real one does.  So every use is on the CPU itself.
+ *
+ * A CPU plays a plan: its steady profile (one phase, forever) or a schedule
+ * of phases that repeats from the moment it was written, its epoch.  Every
+ * count is a function of the time alone, computed when read (no timer):
+ * the whole periods since the epoch, the whole phases before the current
+ * one, and the part of the current phase elapsed.  A phase's part is
+ * rounded down the same way as its whole, so no part exceeds the whole and
+ * counts never go back at a phase boundary.
  */
+
+/* Count of quantity @q over the first @ns of phase @ph. */
+static u64 tdsim_phase_count(const struct tdsim_phase *ph, u64 ns,
+			     unsigned int q)
+{
+	u64 cycles = mul_u64_u32_div(ns, ph->p.v[TDSIM_FREQ_MHZ], 1000);
+
+	return mul_u64_u32_div(cycles, ph->rate[q], TDSIM_PPM);
+}
+
+/* Count of quantity @q over the first @ns of plan @pl. */
+static u64 tdsim_plan_count(const struct tdsim_plan *pl, u64 ns,
+			    unsigned int q)
+{
+	const struct tdsim_phase *ph = pl->ph;
+	u64 periods, off;
+
+	if (!pl->period_ns)
+		return tdsim_phase_count(ph, ns, q);
+	periods = div64_u64_rem(ns, pl->period_ns, &off);
+	while (off >= ph->off_ns + ph->ns)
+		ph++;
+	return periods * pl->per_period[q] + ph->before[q] +
+	       tdsim_phase_count(ph, off - ph->off_ns, q);
+}
+
+/*
+ * The truth per cycle: a cycle, its slots (on skl the core's width shared by
+ * its threads, as skl_rates() counts them), each Level 1/2 fraction of the
+ * slots and each clock-tick fraction of the cycle.
+ */
+static void tdsim_truth_rates(const struct tdsim_profile *p,
+			      unsigned int siblings, u32 *r)
+{
+	const struct tdsim_model *m = tdsim_model;
+	u32 slots = m->width * TDSIM_PPM / (m->core_slots ? siblings : 1);
+	unsigned int k;
+
+	r[TDSIM_TRUTH_CYCLES] = TDSIM_PPM;
+	r[TDSIM_TRUTH_SLOTS] = slots;
+	for (k = 0; k < TDSIM_NR_FRACTIONS; k++)
+		r[TDSIM_TRUTH_KEY(k)] = k < TDSIM_L1_BOUND ?
+					tdsim_scale(p->v[k], slots) : p->v[k];
+}
+
+/* A plan of @nr phases; @ms NULL: the steady profile @p, forever. */
+static struct tdsim_plan *tdsim_plan_new(unsigned int cpu,
+					 const struct tdsim_profile *p,
+					 const u32 *ms, unsigned int nr)
+{
+	unsigned int siblings = cpumask_weight(topology_sibling_cpumask(cpu));
+	struct tdsim_plan *pl;
+	unsigned int k, q;
+
+	pl = kzalloc(struct_size(pl, ph, nr), GFP_KERNEL);
+	if (!pl)
+		return NULL;
+	siblings = clamp(siblings, 1U, 2U);
+	pl->nr = nr;
+	for (k = 0; k < nr; k++) {
+		struct tdsim_phase *ph = &pl->ph[k];
+
+		ph->p = p[k];
+		ph->ns = ms ? (u64)ms[k] * NSEC_PER_MSEC : 0;
+		ph->off_ns = pl->period_ns;
+		pl->period_ns += ph->ns;
+		tdsim_model->rates(tdsim_model, &p[k], siblings, ph->rate);
+		tdsim_truth_rates(&p[k], siblings, ph->rate + TDSIM_Q_TRUTH);
+		for (q = 0; q < TDSIM_NR_Q; q++) {
+			ph->before[q] = pl->per_period[q];
+			pl->per_period[q] += tdsim_phase_count(ph, ph->ns, q);
+		}
+	}
+	memcpy(pl->nominal, pl->ph[0].rate, sizeof(pl->nominal));
+	return pl;
+}
+
+/* The epoch @back changes before the newest one. */
+static struct tdsim_epoch *tdsim_epoch_back(struct tdsim_cpu *sc,
+					    unsigned int back)
+{
+	return &sc->epoch[(sc->head + TDSIM_EPOCHS - back) % TDSIM_EPOCHS];
+}
+
+/* Truth @t at @at (local_clock, not before @e's start) in epoch @e. */
+static u64 tdsim_epoch_truth(const struct tdsim_epoch *e, unsigned int t,
+			     u64 at)
+{
+	return e->base[t] + tdsim_plan_count(e->plan, at - e->start,
+					     TDSIM_Q_TRUTH + t);
+}
+
+/* Count of event @i at @now. */
+static u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now)
+{
+	return sc->base[i] + tdsim_plan_count(sc->plan, now - sc->start, i);
+}
+
+/*
+ * A plan installed while the CPU was offline starts when the CPU first
+ * reads its clock; counts and truth carry on from the plan before it.
+ */
+static void tdsim_start_pending(struct tdsim_cpu *sc, u64 now)
+{
+	struct tdsim_epoch *e = &sc->epoch[sc->head];
+	struct tdsim_epoch *prev;
+	unsigned int i, t;
+
+	if (sc->nr_epochs > 1) {
+		prev = tdsim_epoch_back(sc, 1);
+		for (i = 0; i < tdsim_model->nr_events; i++)
+			sc->base[i] += tdsim_plan_count(prev->plan,
+							now - sc->start, i);
+		for (t = 0; t < TDSIM_NR_TRUTH; t++)
+			e->base[t] = tdsim_epoch_truth(prev, t, now);
+	}
+	e->start = now;
+	sc->start = now;
+	sc->pending = false;
+}
+
+/* Called on the CPU, with sc->lock held. */
 static u64 tdsim_now(struct tdsim_cpu *sc)
 {
 	u64 now = local_clock();
 
-	if (!sc->epoch_valid) {	/* profile set while the CPU was offline */
-		sc->epoch_ns = now;
-		sc->epoch_valid = true;
-	}
+	if (sc->pending)
+		tdsim_start_pending(sc, now);
 	return now;
 }
 
-/* Count of event @i at @now: the base plus cycles elapsed times its rate. */
-static u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now)
-{
-	u64 cycles = mul_u64_u32_div(now - sc->epoch_ns,
-				     sc->profile.v[TDSIM_FREQ_MHZ], 1000);
-
-	return sc->base[i] + mul_u64_u32_div(cycles, sc->rate[i], TDSIM_PPM);
-}
-
-static void tdsim_rebase(struct tdsim_cpu *sc, u64 now)
-{
-	unsigned int i;
-
-	for (i = 0; i < tdsim_model->nr_events; i++)
-		sc->base[i] = tdsim_count(sc, i, now);
-	sc->epoch_ns = now;
-}
-
-/* Jitter every rate by up to +-noise_ppm of itself. */
-static void tdsim_apply_noise(struct tdsim_cpu *sc, u32 noise)
+/* Jitter every event rate of a steady plan by up to +-noise_ppm of itself. */
+static void tdsim_apply_noise(struct tdsim_plan *pl, u32 noise)
 {
 	unsigned int i;
 
 	for (i = 0; i < tdsim_model->nr_events; i++) {
 		s64 j = (s64)(get_random_u32() % (2 * noise + 1)) - noise;
-		s64 r = sc->nominal[i] + div_s64((s64)sc->nominal[i] * j,
+		s64 r = pl->nominal[i] + div_s64((s64)pl->nominal[i] * j,
 						 TDSIM_PPM);
 
-		sc->rate[i] = clamp_t(s64, r, 0, U32_MAX);
+		pl->ph[0].rate[i] = clamp_t(s64, r, 0, U32_MAX);
 	}
 }
 
-/* Called with sc->lock held. */
+/*
+ * Called with sc->lock held.  Noise is for the steady profile only: a
+ * schedule's counts stay an exact function of the time, as its truth is.
+ * The truth never has noise.
+ */
 static void tdsim_advance(struct tdsim_cpu *sc, u64 now)
 {
 	u32 noise = READ_ONCE(tdsim_noise_ppm);
+	unsigned int i;
 
-	if (!noise || now - sc->epoch_ns < TDSIM_NOISE_PERIOD_NS)
+	if (!noise || sc->plan->period_ns ||
+	    now - sc->start < TDSIM_NOISE_PERIOD_NS)
 		return;
-	tdsim_rebase(sc, now);
-	tdsim_apply_noise(sc, min_t(u32, noise, TDSIM_PPM));
+	for (i = 0; i < tdsim_model->nr_events; i++)
+		sc->base[i] = tdsim_count(sc, i, now);
+	sc->start = now;
+	tdsim_apply_noise(sc->plan, min_t(u32, noise, TDSIM_PPM));
 }
 
 struct tdsim_set {
 	struct tdsim_cpu *sc;
-	const struct tdsim_profile *p;
+	const struct tdsim_profile *steady;	/* new steady profile, or NULL */
+	struct tdsim_plan *plan;	/* in: the new plan; out: one to free */
 };
 
 static void tdsim_set_here(void *arg)
 {
+	u64 base[TDSIM_NR_TRUTH] = { 0 };
 	struct tdsim_set *set = arg;
 	struct tdsim_cpu *sc = set->sc;
-	const struct tdsim_profile *p = set->p;
-	unsigned int siblings = cpumask_weight(topology_sibling_cpumask(sc->cpu));
+	struct tdsim_plan *old = NULL;
+	struct tdsim_epoch *e;
 	unsigned long flags;
-	u64 now;
+	unsigned int i, t;
+	u64 now = 0;
+	bool here;
 
-	siblings = clamp(siblings, 1U, 2U);
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	if (smp_processor_id() == sc->cpu) {
+	here = smp_processor_id() == sc->cpu;
+	if (set->steady)
+		sc->profile = *set->steady;
+	if (here) {
 		now = tdsim_now(sc);
-		tdsim_rebase(sc, now);
-	} else {
-		sc->epoch_valid = false;	/* offline: no counts to keep */
+		for (i = 0; sc->plan && i < tdsim_model->nr_events; i++)
+			sc->base[i] = tdsim_count(sc, i, now);
+		sc->start = now;
+		for (t = 0; sc->nr_epochs && t < TDSIM_NR_TRUTH; t++)
+			base[t] = tdsim_epoch_truth(&sc->epoch[sc->head], t, now);
+	} else if (sc->pending) {
+		/* offline, and the plan set before never started: replace it */
+		old = sc->plan;
+		sc->epoch[sc->head].plan = set->plan;
+		goto out;
 	}
-	sc->profile = *p;
-	memset(sc->nominal, 0, sizeof(sc->nominal));
-	tdsim_model->rates(tdsim_model, p, siblings, sc->nominal);
-	memcpy(sc->rate, sc->nominal, sizeof(sc->rate));
+	if (sc->nr_epochs == TDSIM_EPOCHS)
+		old = tdsim_epoch_back(sc, TDSIM_EPOCHS - 1)->plan;
+	else
+		sc->nr_epochs++;
+	sc->head = (sc->head + 1) % TDSIM_EPOCHS;
+	e = &sc->epoch[sc->head];
+	e->plan = set->plan;
+	e->start = now;
+	memcpy(e->base, base, sizeof(e->base));
+	sc->pending = !here;
+out:
+	sc->plan = set->plan;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
+	set->plan = old;
 }
 
-/**
- * tdsim_cpu_set_profile() - install a new ground truth on one CPU
- * @sc: the CPU
- * @p:  a profile that passed tdsim_profile_parse()
- *
- * Counts up to now advance at the old rates, from now on at the new ones.
- * Runs on that CPU, for its clock; an offline CPU just takes the profile.
- */
-void tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p)
+/* Install a plan on its CPU, for its clock; an offline CPU keeps it pending. */
+static int tdsim_cpu_set_plan(struct tdsim_cpu *sc,
+			      const struct tdsim_profile *steady,
+			      const struct tdsim_profile *p, const u32 *ms,
+			      unsigned int nr)
 {
-	struct tdsim_set set = { .sc = sc, .p = p };
+	struct tdsim_set set = { .sc = sc, .steady = steady };
 
 	cpus_read_lock();
+	set.plan = tdsim_plan_new(sc->cpu, p, ms, nr);
+	if (!set.plan) {
+		cpus_read_unlock();
+		return -ENOMEM;
+	}
 	if (!cpu_online(sc->cpu) ||
 	    smp_call_function_single(sc->cpu, tdsim_set_here, &set, 1))
 		tdsim_set_here(&set);
 	cpus_read_unlock();
+	kfree(set.plan);
+	return 0;
+}
+
+/**
+ * tdsim_cpu_set_profile() - install a new steady profile on one CPU
+ * @sc: the CPU
+ * @p:  a profile that passed tdsim_profile_parse()
+ *
+ * Counts up to now advance at the old rates, from now on at the new ones.
+ * A schedule that was running ends.  Runs on that CPU, for its clock; an
+ * offline CPU starts the profile when it next reads its clock.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p)
+{
+	return tdsim_cpu_set_plan(sc, p, p, NULL, 1);
+}
+
+/**
+ * tdsim_cpu_set_schedule() - start a schedule of phases on one CPU
+ * @sc: the CPU
+ * @p:  the profile of each phase, each passed tdsim_profile_parse()
+ * @ms: the duration of each phase, 1..%TDSIM_PHASE_MS_MAX
+ * @nr: the number of phases, 1..%TDSIM_MAX_PHASES
+ *
+ * The schedule repeats from now until the next profile or schedule.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
+			   const u32 *ms, unsigned int nr)
+{
+	return tdsim_cpu_set_plan(sc, NULL, p, ms, nr);
+}
+
+/**
+ * tdsim_cpu_release() - free a CPU's plans, at unload
+ * @sc: the CPU, no longer used by anyone
+ */
+void tdsim_cpu_release(struct tdsim_cpu *sc)
+{
+	unsigned int k;
+
+	for (k = 0; k < sc->nr_epochs; k++)
+		kfree(tdsim_epoch_back(sc, k)->plan);
+	sc->nr_epochs = 0;
+	sc->plan = NULL;
+}
+
+struct tdsim_truth_req {
+	struct tdsim_cpu *sc;
+	u64 at_ns;		/* in: CLOCK_MONOTONIC, 0: now; out: the time used */
+	u64 now_ns;		/* out: CLOCK_MONOTONIC now */
+	u64 oldest_ns;		/* out: start of the oldest epoch kept */
+	u64 *truth;
+	int err;
+};
+
+/*
+ * This CPU's local_clock() and CLOCK_MONOTONIC at one moment: the monotonic
+ * clock read on both sides of the local one, the tightest of a few tries
+ * (a virtual CPU may stall between two reads even with IRQs off).
+ */
+static void tdsim_clock_pair(u64 *lc, u64 *kt)
+{
+	u64 k0, k1, l, best = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		k0 = ktime_get_ns();
+		l = local_clock();
+		k1 = ktime_get_ns();
+		if (k1 - k0 < best) {
+			best = k1 - k0;
+			*lc = l;
+			*kt = k0 + best / 2;
+		}
+	}
+}
+
+static void tdsim_truth_here(void *arg)
+{
+	struct tdsim_truth_req *req = arg;
+	struct tdsim_cpu *sc = req->sc;
+	struct tdsim_epoch *e = NULL;
+	unsigned long flags;
+	unsigned int k, t;
+	u64 lc, kt, back;
+
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	tdsim_now(sc);
+	tdsim_clock_pair(&lc, &kt);
+	req->now_ns = kt;
+	if (!req->at_ns)
+		req->at_ns = kt;
+	if (req->at_ns > kt) {
+		req->err = -EINVAL;
+		goto out;
+	}
+	/* the same moment on this CPU's local_clock() */
+	back = kt - req->at_ns;
+	for (k = 0; k < sc->nr_epochs; k++) {
+		e = tdsim_epoch_back(sc, k);
+		if (back <= lc && e->start <= lc - back)
+			break;
+	}
+	if (k == sc->nr_epochs) {
+		req->oldest_ns = kt - min(kt, lc - e->start);
+		req->err = -ERANGE;
+		goto out;
+	}
+	for (t = 0; t < TDSIM_NR_TRUTH; t++)
+		req->truth[t] = tdsim_epoch_truth(e, t, lc - back);
+out:
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
+
+/**
+ * tdsim_cpu_truth() - the cumulative truth of a CPU at a moment
+ * @sc:    the CPU, online
+ * @at_ns: the moment, CLOCK_MONOTONIC ns; 0: now
+ * @at:    out: the moment used
+ * @truth: out: %TDSIM_NR_TRUTH values, indexed by TDSIM_TRUTH_*
+ *
+ * The moment goes to the CPU's local_clock() through both clocks read back
+ * to back on that CPU, with IRQs off.  It may lie in any of the last %TDSIM_EPOCHS epochs.
+ *
+ * Return: 0; -EINVAL for a moment in the future or before the oldest epoch
+ * kept, -ENODEV for an offline CPU, each with a line in the kernel log.
+ */
+int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth)
+{
+	struct tdsim_truth_req req = { .sc = sc, .at_ns = at_ns, .truth = truth };
+	int ret = -ENODEV;
+
+	cpus_read_lock();
+	if (cpu_online(sc->cpu))
+		ret = smp_call_function_single(sc->cpu, tdsim_truth_here, &req, 1);
+	cpus_read_unlock();
+	if (ret) {
+		pr_info("cpu%u truth: the CPU is offline\n", sc->cpu);
+		return -ENODEV;
+	}
+	if (req.err == -EINVAL)
+		pr_info("cpu%u truth: at_ns %llu is in the future (now %llu)\n",
+			sc->cpu, req.at_ns, req.now_ns);
+	if (req.err == -ERANGE) {
+		pr_info("cpu%u truth: at_ns %llu is before the oldest epoch kept (the last %u profile or schedule changes), at %llu\n",
+			sc->cpu, req.at_ns, TDSIM_EPOCHS, req.oldest_ns);
+		req.err = -EINVAL;
+	}
+	*at = req.at_ns;
+	return req.err;
 }
 
 static u64 tdsim_read_counter(struct perf_event *event)
@@ -141,12 +441,16 @@ static u64 tdsim_read_counter(struct perf_event *event)
 	return val;
 }
 
-static void tdsim_event_update(struct perf_event *event)
+static void tdsim_update(struct perf_event *event, u64 now)
 {
-	u64 now = tdsim_read_counter(event);
 	u64 prev = local64_xchg(&event->hw.prev_count, now);
 
 	local64_add(now - prev, &event->count);
+}
+
+static void tdsim_event_update(struct perf_event *event)
+{
+	tdsim_update(event, tdsim_read_counter(event));
 }
 
 static int tdsim_event_init(struct perf_event *event)

@@ -7,6 +7,9 @@
  * percent with up to four decimals (freq_mhz in MHz).  A write may name only
  * some keys; the others keep their value, and the result is checked as a
  * whole: a bad write changes nothing.
+ *
+ * A schedule (cpuN/schedule) is up to TDSIM_MAX_PHASES such texts, each with
+ * its "ms=N", separated by ';'; each phase starts from the steady profile.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -143,7 +146,7 @@ static int tdsim_key_lookup(const struct tdsim_model *m, const char *key)
 }
 
 static int tdsim_profile_check(const struct tdsim_model *m,
-			       const struct tdsim_profile *p)
+			       const struct tdsim_profile *p, const char *what)
 {
 	u32 l1, mem;
 	int i;
@@ -152,13 +155,13 @@ static int tdsim_profile_check(const struct tdsim_model *m,
 	     p->v[TDSIM_FRONTEND_BOUND] + p->v[TDSIM_BACKEND_BOUND] +
 	     p->v[TDSIM_SMT_CONTENTION];
 	if (l1 != TDSIM_PPM) {
-		pr_info("profile: level 1 adds up to %u.%04u %%, not 100\n",
+		pr_info("%s: level 1 adds up to %u.%04u %%, not 100\n", what,
 			l1 / 10000, l1 % 10000);
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(tdsim_parent); i++) {
 		if (p->v[tdsim_parent[i][0]] > p->v[tdsim_parent[i][1]]) {
-			pr_info("profile: %s is larger than its parent %s\n",
+			pr_info("%s: %s is larger than its parent %s\n", what,
 				tdsim_key_names[tdsim_parent[i][0]],
 				tdsim_key_names[tdsim_parent[i][1]]);
 			return -EINVAL;
@@ -168,12 +171,13 @@ static int tdsim_profile_check(const struct tdsim_model *m,
 	      p->v[TDSIM_L3_BOUND] + p->v[TDSIM_DRAM_BOUND] +
 	      p->v[TDSIM_STORE_BOUND];
 	if (mem > TDSIM_PPM) {
-		pr_info("profile: l1..store_bound add up to more than 100 %%\n");
+		pr_info("%s: l1..store_bound add up to more than 100 %%\n", what);
 		return -EINVAL;
 	}
 	if (p->v[TDSIM_MEM_BANDWIDTH] + p->v[TDSIM_MEM_LATENCY] >
 	    p->v[TDSIM_DRAM_BOUND]) {
-		pr_info("profile: mem_bandwidth + mem_latency is larger than their parent dram_bound\n");
+		pr_info("%s: mem_bandwidth + mem_latency is larger than their parent dram_bound\n",
+			what);
 		return -EINVAL;
 	}
 	/*
@@ -182,13 +186,13 @@ static int tdsim_profile_check(const struct tdsim_model *m,
 	 */
 	if (m->mem_from_stalls && p->v[TDSIM_BACKEND_BOUND] &&
 	    !p->v[TDSIM_MEMORY_BOUND] != !mem) {
-		pr_info("profile: on %s memory_bound > 0 needs some l1..store_bound > 0, and the other way round\n",
-			m->name);
+		pr_info("%s: on %s memory_bound > 0 needs some l1..store_bound > 0, and the other way round\n",
+			what, m->name);
 		return -EINVAL;
 	}
 	if (p->v[TDSIM_FREQ_MHZ] < FREQ_MIN_MHZ ||
 	    p->v[TDSIM_FREQ_MHZ] > FREQ_MAX_MHZ) {
-		pr_info("profile: freq_mhz must be %u..%u\n",
+		pr_info("%s: freq_mhz must be %u..%u\n", what,
 			FREQ_MIN_MHZ, FREQ_MAX_MHZ);
 		return -EINVAL;
 	}
@@ -200,11 +204,12 @@ static int tdsim_profile_check(const struct tdsim_model *m,
  * @m:   the emulated model
  * @buf: NUL-terminated text; it is modified
  * @p:   in: the current profile; out: the new one, only if 0 is returned
+ * @what: what the text is, for the kernel log ("profile")
  *
  * Return: 0, or -EINVAL with a line in the kernel log saying why.
  */
 int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
-			struct tdsim_profile *p)
+			struct tdsim_profile *p, const char *what)
 {
 	struct tdsim_profile next = *p;
 	char *text, *cur, *tok;
@@ -222,14 +227,14 @@ int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
 			continue;
 		eq = strchr(tok, '=');
 		if (!eq) {
-			pr_info("profile: '%s' is not key=value\n", tok);
+			pr_info("%s: '%s' is not key=value\n", what, tok);
 			ret = -EINVAL;
 			break;
 		}
 		*eq++ = '\0';
 		key = tdsim_key_lookup(m, tok);
 		if (key < 0) {
-			pr_info("profile: unknown key '%s' for model %s\n",
+			pr_info("%s: unknown key '%s' for model %s\n", what,
 				tok, m->name);
 			ret = -EINVAL;
 			break;
@@ -239,7 +244,7 @@ int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
 		else
 			ret = tdsim_parse_percent(eq, &val);
 		if (ret) {
-			pr_info("profile: bad value '%s' for %s\n", eq, tok);
+			pr_info("%s: bad value '%s' for %s\n", what, eq, tok);
 			ret = -EINVAL;
 			break;
 		}
@@ -247,23 +252,25 @@ int tdsim_profile_parse(const struct tdsim_model *m, const char *buf,
 	}
 	kfree(text);
 	if (!ret)
-		ret = tdsim_profile_check(m, &next);
+		ret = tdsim_profile_check(m, &next, what);
 	if (!ret)
 		*p = next;
 	return ret;
 }
 
 /**
- * tdsim_profile_print() - the profile as "key=value" lines
+ * tdsim_profile_print() - the profile as "key=value" items
  * @m:   the emulated model
  * @p:   the profile
+ * @sep: what follows each item: '\n' (one a line) or ' '
  * @buf: output
  * @len: size of @buf
  *
  * Return: the length written.
  */
 int tdsim_profile_print(const struct tdsim_model *m,
-			const struct tdsim_profile *p, char *buf, size_t len)
+			const struct tdsim_profile *p, char sep, char *buf,
+			size_t len)
 {
 	int i, n = 0;
 
@@ -275,8 +282,8 @@ int tdsim_profile_print(const struct tdsim_model *m,
 		if (i == TDSIM_SMT_CONTENTION && !m->smt_contention)
 			continue;
 		if (i == TDSIM_FREQ_MHZ) {
-			n += scnprintf(buf + n, len - n, "%s=%u\n",
-				       tdsim_key_names[i], v);
+			n += scnprintf(buf + n, len - n, "%s=%u%c",
+				       tdsim_key_names[i], v, sep);
 			continue;
 		}
 		/* shortest exact form: 12, 12.5, 12.25 */
@@ -285,11 +292,133 @@ int tdsim_profile_print(const struct tdsim_model *m,
 			digits--;
 		}
 		if (digits)
-			n += scnprintf(buf + n, len - n, "%s=%u.%0*u\n",
-				       tdsim_key_names[i], v / 10000, digits, frac);
+			n += scnprintf(buf + n, len - n, "%s=%u.%0*u%c",
+				       tdsim_key_names[i], v / 10000, digits,
+				       frac, sep);
 		else
-			n += scnprintf(buf + n, len - n, "%s=%u\n",
-				       tdsim_key_names[i], v / 10000);
+			n += scnprintf(buf + n, len - n, "%s=%u%c",
+				       tdsim_key_names[i], v / 10000, sep);
 	}
 	return n;
+}
+
+/*
+ * One phase of a schedule: take out its "ms=N" (exactly one), leave the
+ * rest, with blanks for the taken text, to tdsim_profile_parse().
+ */
+static int tdsim_phase_ms(char *text, const char *what, u32 *ms)
+{
+	char *cur = text, *tok, *found = NULL;
+	size_t len;
+
+	while (*cur) {
+		cur = skip_spaces(cur);
+		len = strcspn(cur, " \t\n");
+		if (len >= 3 && !strncmp(cur, "ms=", 3)) {
+			if (found) {
+				pr_info("%s: ms= given twice\n", what);
+				return -EINVAL;
+			}
+			found = cur;
+		}
+		cur += len;
+	}
+	if (!found) {
+		pr_info("%s: no ms=\n", what);
+		return -EINVAL;
+	}
+	len = strcspn(found, " \t\n");
+	tok = kstrndup(found + 3, len - 3, GFP_KERNEL);
+	if (!tok)
+		return -ENOMEM;
+	if (kstrtou32(tok, 10, ms) || !*ms || *ms > TDSIM_PHASE_MS_MAX) {
+		pr_info("%s: bad value '%s' for ms (1..%u)\n", what, tok,
+			TDSIM_PHASE_MS_MAX);
+		kfree(tok);
+		return -EINVAL;
+	}
+	kfree(tok);
+	memset(found, ' ', len);
+	return 0;
+}
+
+/**
+ * tdsim_schedule_parse() - parse the text of cpuN/schedule
+ * @m:      the emulated model
+ * @buf:    NUL-terminated text: phases "ms=N key=value ..." separated by ';'
+ * @steady: the steady profile, which gives each phase its unnamed keys
+ * @p:      out: the profile of each phase (%TDSIM_MAX_PHASES of room)
+ * @ms:     out: the duration of each phase (%TDSIM_MAX_PHASES of room)
+ *
+ * "off", or only blanks, is no schedule.  Blank phases (a trailing ';') are
+ * skipped.  Each phase is checked as a profile is; a bad one fails it all.
+ *
+ * Return: the number of phases (0: off), or -EINVAL with a line in the
+ * kernel log naming the phase and saying why.
+ */
+int tdsim_schedule_parse(const struct tdsim_model *m, const char *buf,
+			 const struct tdsim_profile *steady,
+			 struct tdsim_profile *p, u32 *ms)
+{
+	char *text, *cur, *phase, what[32];
+	int nr = 0, ret = 0;
+
+	text = kstrdup(buf, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	if (!strcmp(strim(text), "off")) {
+		kfree(text);
+		return 0;
+	}
+	cur = text;
+	while ((phase = strsep(&cur, ";")) != NULL) {
+		if (!*skip_spaces(phase))
+			continue;
+		if (nr == TDSIM_MAX_PHASES) {
+			pr_info("schedule: more than %u phases\n",
+				TDSIM_MAX_PHASES);
+			ret = -EINVAL;
+			break;
+		}
+		snprintf(what, sizeof(what), "schedule phase %d", nr + 1);
+		ret = tdsim_phase_ms(phase, what, &ms[nr]);
+		if (ret)
+			break;
+		p[nr] = *steady;
+		ret = tdsim_profile_parse(m, phase, &p[nr], what);
+		if (ret)
+			break;
+		nr++;
+	}
+	kfree(text);
+	return ret ? ret : nr;
+}
+
+/**
+ * tdsim_truth_valid() - whether truth quantity @t exists on model @m
+ * @m: the emulated model
+ * @t: index, TDSIM_TRUTH_*
+ *
+ * Return: true if it does.
+ */
+bool tdsim_truth_valid(const struct tdsim_model *m, u64 t)
+{
+	if (t >= TDSIM_NR_TRUTH)
+		return false;
+	return t != TDSIM_TRUTH_KEY(TDSIM_SMT_CONTENTION) || m->smt_contention;
+}
+
+/**
+ * tdsim_truth_name() - the name of truth quantity @t
+ * @t: index, below %TDSIM_NR_TRUTH
+ *
+ * Return: "cycles", "slots" or the profile key it integrates.
+ */
+const char *tdsim_truth_name(unsigned int t)
+{
+	if (t == TDSIM_TRUTH_CYCLES)
+		return "cycles";
+	if (t == TDSIM_TRUTH_SLOTS)
+		return "slots";
+	return tdsim_key_names[t - TDSIM_TRUTH_KEY(0)];
 }
