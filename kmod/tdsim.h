@@ -90,7 +90,7 @@ struct tdsim_model {
 /*
  * Cumulative ground truth of a CPU: cycles, slots, then each profile
  * fraction integrated over time, in slots (Levels 1 and 2) or in cycles
- * (the clock-tick memory nodes).
+ * (the clock-tick memory nodes).  The index is also tdsim_truth's config.
  */
 #define TDSIM_TRUTH_CYCLES	0
 #define TDSIM_TRUTH_SLOTS	1

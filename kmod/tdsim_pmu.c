@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdsim: the perf PMU and the clock of the simulated CPUs.
+ * tdsim: the perf PMUs and the clock of the simulated CPUs.
  *
  * "tdsim": CPU-wide counting events only, on a model's raw encodings, with
  * a fixed number of general-purpose and fixed counters so that perf's own
  * multiplexing takes over when more events are opened than fit (add()
  * returns -EAGAIN, as the x86 PMU does when no counter is free).
+ *
+ * "tdsim_truth": the cumulative ground truth (cycles, slots, each node) as
+ * counting events, for measuring perf's own intervals exactly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -631,13 +634,170 @@ static struct pmu tdsim_pmu = {
 	.read		= tdsim_read,
 };
 
+/*
+ * tdsim_truth: a second PMU whose events count the cumulative truth of their
+ * CPU (config: TDSIM_TRUTH_*).  It uses no counter, so add() never fails and
+ * perf never multiplexes it: added next to tdsim's events, each of perf's
+ * intervals gets its exact truth.
+ */
+
+static u64 tdsim_truth_read_now(struct perf_event *event)
+{
+	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	unsigned long flags;
+	u64 now, val;
+
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	now = tdsim_now(sc);
+	val = tdsim_epoch_truth(&sc->epoch[sc->head], event->hw.config, now);
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+	return val;
+}
+
+static int tdsim_truth_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu < 0)
+		return -EINVAL;			/* CPU-wide events only */
+	if (is_sampling_event(event) || has_branch_stack(event))
+		return -EOPNOTSUPP;
+	if (event->attr.config1 || event->attr.config2 ||
+	    !tdsim_truth_valid(tdsim_model, event->attr.config))
+		return -EINVAL;
+	event->hw.config = event->attr.config;
+	event->hw.idx = -1;
+	return 0;
+}
+
+static void tdsim_truth_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, tdsim_truth_read_now(event));
+	event->hw.state = 0;
+}
+
+static void tdsim_truth_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	tdsim_update(event, tdsim_truth_read_now(event));
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int tdsim_truth_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		tdsim_truth_start(event, PERF_EF_RELOAD);
+	return 0;
+}
+
+static void tdsim_truth_del(struct perf_event *event, int flags)
+{
+	tdsim_truth_stop(event, PERF_EF_UPDATE);
+}
+
+static void tdsim_truth_read(struct perf_event *event)
+{
+	tdsim_update(event, tdsim_truth_read_now(event));
+}
+
+/* sysfs: format/event, events/<name> = "config=<index>", cpumask. */
+
+TDSIM_FORMAT(truth_event, event, "config:0-7");
+
+static struct attribute *tdsim_truth_format_attrs[] = {
+	&truth_event.attr.attr, NULL,
+};
+
+static const struct attribute_group tdsim_truth_format_group = {
+	.name = "format",
+	.attrs = tdsim_truth_format_attrs,
+};
+
+static ssize_t tdsim_truth_event_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct perf_pmu_events_attr *pa =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(buf, "config=%llu\n", pa->id);
+}
+
+#define TDSIM_TRUTH_EVENT(_name, _t) \
+	PMU_EVENT_ATTR_ID(_name, tdsim_truth_event_show, _t)
+
+static struct attribute *tdsim_truth_event_attrs[] = {
+	TDSIM_TRUTH_EVENT(cycles, TDSIM_TRUTH_CYCLES),
+	TDSIM_TRUTH_EVENT(slots, TDSIM_TRUTH_SLOTS),
+	TDSIM_TRUTH_EVENT(retiring, TDSIM_TRUTH_KEY(TDSIM_RETIRING)),
+	TDSIM_TRUTH_EVENT(bad_speculation,
+			  TDSIM_TRUTH_KEY(TDSIM_BAD_SPECULATION)),
+	TDSIM_TRUTH_EVENT(frontend_bound,
+			  TDSIM_TRUTH_KEY(TDSIM_FRONTEND_BOUND)),
+	TDSIM_TRUTH_EVENT(backend_bound, TDSIM_TRUTH_KEY(TDSIM_BACKEND_BOUND)),
+	TDSIM_TRUTH_EVENT(smt_contention,
+			  TDSIM_TRUTH_KEY(TDSIM_SMT_CONTENTION)),
+	TDSIM_TRUTH_EVENT(heavy_operations,
+			  TDSIM_TRUTH_KEY(TDSIM_HEAVY_OPERATIONS)),
+	TDSIM_TRUTH_EVENT(branch_mispredicts,
+			  TDSIM_TRUTH_KEY(TDSIM_BRANCH_MISPREDICTS)),
+	TDSIM_TRUTH_EVENT(fetch_latency, TDSIM_TRUTH_KEY(TDSIM_FETCH_LATENCY)),
+	TDSIM_TRUTH_EVENT(memory_bound, TDSIM_TRUTH_KEY(TDSIM_MEMORY_BOUND)),
+	TDSIM_TRUTH_EVENT(l1_bound, TDSIM_TRUTH_KEY(TDSIM_L1_BOUND)),
+	TDSIM_TRUTH_EVENT(l2_bound, TDSIM_TRUTH_KEY(TDSIM_L2_BOUND)),
+	TDSIM_TRUTH_EVENT(l3_bound, TDSIM_TRUTH_KEY(TDSIM_L3_BOUND)),
+	TDSIM_TRUTH_EVENT(dram_bound, TDSIM_TRUTH_KEY(TDSIM_DRAM_BOUND)),
+	TDSIM_TRUTH_EVENT(store_bound, TDSIM_TRUTH_KEY(TDSIM_STORE_BOUND)),
+	TDSIM_TRUTH_EVENT(mem_bandwidth, TDSIM_TRUTH_KEY(TDSIM_MEM_BANDWIDTH)),
+	TDSIM_TRUTH_EVENT(mem_latency, TDSIM_TRUTH_KEY(TDSIM_MEM_LATENCY)),
+	NULL,
+};
+
+/* smt_contention only where the model has it */
+static umode_t tdsim_truth_event_visible(struct kobject *kobj,
+					 struct attribute *attr, int i)
+{
+	struct perf_pmu_events_attr *pa =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+
+	return tdsim_truth_valid(tdsim_model, pa->id) ? attr->mode : 0;
+}
+
+static const struct attribute_group tdsim_truth_events_group = {
+	.name = "events",
+	.attrs = tdsim_truth_event_attrs,
+	.is_visible = tdsim_truth_event_visible,
+};
+
+static const struct attribute_group *tdsim_truth_attr_groups[] = {
+	&tdsim_truth_format_group, &tdsim_truth_events_group,
+	&tdsim_cpumask_group, NULL,
+};
+
+static struct pmu tdsim_truth_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.attr_groups	= tdsim_truth_attr_groups,
+	.event_init	= tdsim_truth_event_init,
+	.add		= tdsim_truth_add,
+	.del		= tdsim_truth_del,
+	.start		= tdsim_truth_start,
+	.stop		= tdsim_truth_stop,
+	.read		= tdsim_truth_read,
+};
+
 /**
- * tdsim_pmu_register() - register the "tdsim" PMU for the chosen model
+ * tdsim_pmu_register() - register the "tdsim" PMU for the chosen model and
+ * the "tdsim_truth" PMU
  *
  * Return: 0 or the errno of perf_pmu_register().
  */
 int tdsim_pmu_register(void)
 {
+	int ret;
+
 	switch (tdsim_model->vendor) {
 	case TDSIM_INTEL:
 		tdsim_format_group.attrs = intel_format_attrs;
@@ -649,11 +809,18 @@ int tdsim_pmu_register(void)
 		tdsim_format_group.attrs = arm_format_attrs;
 		break;
 	}
-	return perf_pmu_register(&tdsim_pmu, "tdsim", -1);
+	ret = perf_pmu_register(&tdsim_pmu, "tdsim", -1);
+	if (ret)
+		return ret;
+	ret = perf_pmu_register(&tdsim_truth_pmu, "tdsim_truth", -1);
+	if (ret)
+		perf_pmu_unregister(&tdsim_pmu);
+	return ret;
 }
 
 /** tdsim_pmu_unregister() - undo tdsim_pmu_register() */
 void tdsim_pmu_unregister(void)
 {
+	perf_pmu_unregister(&tdsim_truth_pmu);
 	perf_pmu_unregister(&tdsim_pmu);
 }
