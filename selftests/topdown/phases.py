@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""topdown.ko on workloads that change phase every few milliseconds.
+
+cpu1 plays a tdsim schedule of two or three profiles (phases of 2 to 25 ms,
+at different clock rates), cpu0 a steady profile.  tdnl -j watch gives each
+interval's Level 1/2 (the module's) and Level 3/4 (tdnl's, from the raw
+counts); tdsim's cumulative ground truth, read at the interval's own start
+and end (cpuN/truth), gives the exact truth of that window.  Per level, the
+error of an interval is its worst node's, in percentage points.
+
+Configurations: spr level=3 and icl level=3 (Level 2 and 3 take turns in
+event sets), skl level=2 (Level 1 and 2 take turns on 4 counters), zen4
+level=1 with one counter fewer (as under the NMI watchdog), at intervals of
+10, 100 and 1000 ms.
+
+Asserted: the steady CPU, every interval within 0.5 pp at every level; the
+phased CPU, Level 1 p90 <= 0.1 pp and max <= 0.5 pp wherever Level 1 counts
+all the time, p90 <= 2 pp where it takes turns (at 100 and 1000 ms); Levels
+2-4 p90 <= 2 pp where that is met now (MET below).  Every other figure is
+measured and printed ("# RESULT" and "# not yet" lines): issue 9's target of
+p90 <= 2 pp for Levels 2-4 everywhere is not met yet at 10 ms intervals, on
+icl's Level 3 (8 sets), and on skl's Level 2, whose memory and branch
+formulas are not linear in tdsim's counts, so that a mix of phases is not
+the formulas of the mix.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
+from tdtest import (L1, L2, L3, L4, SIM, TD, Tap, load, read_kv, settle,  # noqa: E402
+                    unload, write_profile)
+
+tap = Tap("topdown_phases")
+
+MEM = "l1_bound=3 l2_bound=1 l3_bound=1 dram_bound=2 store_bound=1 mem_bandwidth=1 mem_latency=1"
+PROFILES = {
+    # compute bound, 2 GHz
+    "A": "retiring=60 bad_speculation=5 frontend_bound=15 backend_bound=20 "
+         "heavy_operations=10 branch_mispredicts=4 fetch_latency=8 memory_bound=8 "
+         + MEM + " freq_mhz=2000",
+    # memory bound, 3 GHz
+    "B": "retiring=15 bad_speculation=5 frontend_bound=10 backend_bound=70 "
+         "heavy_operations=2 branch_mispredicts=3 fetch_latency=6 memory_bound=55 "
+         "l1_bound=10 l2_bound=6 l3_bound=8 dram_bound=25 store_bound=4 "
+         "mem_bandwidth=12 mem_latency=10 freq_mhz=3000",
+    # frontend and bad speculation, 1.5 GHz
+    "C": "retiring=25 bad_speculation=25 frontend_bound=40 backend_bound=10 "
+         "heavy_operations=5 branch_mispredicts=20 fetch_latency=30 memory_bound=4 "
+         "l1_bound=2 l2_bound=1 l3_bound=0.5 dram_bound=1 store_bound=0.5 "
+         "mem_bandwidth=0.5 mem_latency=0.5 freq_mhz=1500",
+}
+STEADY = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
+          "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
+          "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
+          "mem_bandwidth=2 mem_latency=3 freq_mhz=2000")
+# (model, level, tdsim arguments, schedule as (profile, ms), ...)
+CONFIGS = [
+    ("spr", 3, [], [("A", 2), ("B", 25), ("C", 3)]),
+    ("skl", 2, [], [("A", 7), ("B", 11)]),
+    ("zen4", 1, ["counters=5"], [("A", 5), ("C", 2), ("B", 17)]),
+    ("icl", 3, [], [("B", 25), ("A", 3), ("C", 9)]),
+]
+# (model, interval ms, level key) where Levels 2-4 meet p90 <= 2 pp now
+MET = {("spr", 100, k) for k in ("level2", "level3", "level4")} | \
+      {("spr", 1000, k) for k in ("level2", "level3", "level4")} | \
+      {("icl", 1000, "level2"), ("icl", 1000, "level4")}
+# interval (ms), intervals per CPU to collect
+INTERVALS = [(10, 120), (100, 30), (1000, 5)]
+TRUTH_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
+               "smt_contention", "heavy_operations", "branch_mispredicts",
+               "fetch_latency", "memory_bound"]
+
+
+def zen_text(text):
+    """on Zen, 5 points of backend_bound are smt_contention"""
+    kv = dict(x.split("=") for x in text.split())
+    kv["backend_bound"] = str(float(kv["backend_bound"]) - 5)
+    kv["memory_bound"] = str(min(float(kv["memory_bound"]), float(kv["backend_bound"])))
+    kv["smt_contention"] = "5"
+    return " ".join(f"{k}={v}" for k, v in kv.items())
+
+
+def truth_at(cpu, t):
+    """tdsim's cumulative truth on cpu at CLOCK_MONOTONIC ns t"""
+    path = f"{SIM}/cpu{cpu}/truth"
+    with open(path, "w") as f:
+        f.write(str(t))
+    out = {}
+    for line in open(path):
+        k, v = line.split()
+        out[k] = int(v)
+    return out
+
+
+def window_truth(cpu, t0, t1):
+    """each node of the window [t0, t1] in percent, as tdnl names them"""
+    a, b = truth_at(cpu, t0), truth_at(cpu, t1)
+    d = {k: b[k] - a[k] for k in b if k in a}
+    slots, cyc = d["slots"], d["cycles"]
+    w = {k: 100 * d[k] / slots for k in TRUTH_NODES if k in d}
+    w["light_operations"] = w["retiring"] - w["heavy_operations"]
+    w["machine_clears"] = w["bad_speculation"] - w["branch_mispredicts"]
+    w["fetch_bandwidth"] = w["frontend_bound"] - w["fetch_latency"]
+    w["core_bound"] = w["backend_bound"] - w["memory_bound"]
+    for k in L3 + L4:
+        if k in d:
+            w[k] = 100 * d[k] / cyc
+    return w
+
+
+def watch(n, timeout):
+    """n lines of tdnl -j watch"""
+    p = subprocess.Popen(["tdnl", "-j", "watch", "-n", str(n)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    return [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+
+
+def level_error(obj, want, key, nodes):
+    """worst node error of one level, pp; None if the sample lacks it"""
+    got = obj.get(key) or {}
+    errs = [abs(got[k] - want[k]) for k in nodes
+            if k in want and got.get(k) is not None]
+    return max(errs) if errs else None
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
+
+
+def run_config(model, level, sim_args, sched):
+    zen = model.startswith("zen")
+    slice_us = os.environ.get("TD_SLICE_US")
+    err = load(model, f"level={level}", "interval_ms=100",
+               *([f"slice_us={slice_us}"] if slice_us else []), sim_args=sim_args)
+    tag = f"{model} level={level}{' ' + ' '.join(sim_args) if sim_args else ''}"
+    if not tap(not err, f"{tag}: tdsim and topdown load {err}"):
+        return
+    steady = zen_text(STEADY) if zen else STEADY
+    write_profile(0, steady)
+    text = "; ".join(f"ms={ms} " + (zen_text(PROFILES[p]) if zen else PROFILES[p])
+                     for p, ms in sched)
+    with open(f"{SIM}/cpu1/schedule", "w") as f:
+        f.write(text)
+    sname = "+".join(f"{p}{ms}" for p, ms in sched)
+    levels = [("level1", L1 + (["smt_contention"] if zen else []))]
+    if level >= 2:
+        levels.append(("level2", L2))
+    if level >= 3:
+        levels += [("level3", L3), ("level4", L4)]
+    for ival, n in INTERVALS:
+        with open(f"{TD}/interval_ms", "w") as f:
+            f.write(str(ival))
+        settle([0, 1], 2)
+        info = read_kv(f"{TD}/cpu1/info")
+        l1_all = float(info.get("counted_level1", "0")) >= 0.999
+        lines = watch(2 * n, timeout=max(30, 4 * n * ival / 1000))
+        errs = {c: {k: [] for k, _ in levels} for c in (0, 1)}
+        bad_state = 0
+        for obj in lines:
+            c = obj["cpu"]
+            if obj.get("state") not in (["multiplexed"], []):
+                bad_state += 1
+                continue
+            want = window_truth(c, obj["start_ns"], obj["end_ns"])
+            for key, nodes in levels:
+                e = level_error(obj, want, key, nodes)
+                if e is not None:
+                    errs[c][key].append(e)
+        sets = {o.get("sets") for o in lines}
+        l1c = {round(o.get("counted", {}).get("level1", -1), 3) for o in lines if o["cpu"] == 1}
+        tap(sets == {int(info.get("sets", 0))} and
+            (not l1_all or l1c == {1.0}) and all(0 < c <= 1 for c in l1c),
+            f"{tag} {ival} ms: every sample says sets {sets} (info {info.get('sets')}), "
+            f"Level 1 counted {sorted(l1c)[:3]}")
+        tap(len(lines) == 2 * n and bad_state == 0,
+            f"{tag} {ival} ms: {len(lines)} of {2 * n} intervals, {bad_state} not ok "
+            f"(sets {info.get('sets')}, Level 1 counted {info.get('counted_level1')})")
+        # the steady CPU: every interval exact at every level
+        for key, _ in levels:
+            es = errs[0][key]
+            tap(len(es) >= n // 2 and max(es) <= 0.5,
+                f"{tag} {ival} ms steady cpu0 {key}: {len(es)} intervals, max error "
+                f"{max(es) if es else float('nan'):.3f} pp (<= 0.5)")
+        # the phased CPU
+        for key, _ in levels:
+            es = errs[1][key]
+            p50, p90, mx = pct(es, 50), pct(es, 90), max(es) if es else float("nan")
+            if key == "level1" and l1_all:
+                ok, lim = p90 <= 0.1 and mx <= 0.5, "p90 <= 0.1, max <= 0.5"
+            elif key == "level1" and ival >= 100:
+                ok, lim = p90 <= 2, "p90 <= 2, Level 1 takes turns"
+            elif (model, ival, key) in MET:
+                ok, lim = p90 <= 2, "p90 <= 2"
+            else:
+                print(f"# not yet: {tag} {ival} ms {key}: p90 {p90:.3f} pp "
+                      f"(issue 9 target: p90 <= 2)", flush=True)
+                ok = None
+            if ok is not None:
+                tap(len(es) >= n // 2 and ok,
+                    f"{tag} {ival} ms phases {sname} cpu1 {key}: {len(es)} intervals, "
+                    f"p50 {p50:.3f} p90 {p90:.3f} max {mx:.3f} pp ({lim})")
+            print(f"# RESULT model={model} level={level} sim={','.join(sim_args) or '-'} "
+                  f"interval={ival} key={key} n={len(es)} p50={p50:.4f} p90={p90:.4f} "
+                  f"max={mx:.4f}", flush=True)
+    unload()
+
+
+def main():
+    if not os.path.exists("/sys/module/tdsim") and not os.environ.get("TD_KO_DIR"):
+        print("1..0 # SKIP not in the VM")
+        return
+    start = time.monotonic()
+    only = os.environ.get("TD_PHASES_ONLY", "").split()
+    for model, level, sim_args, sched in CONFIGS:
+        if only and model not in only:
+            continue
+        run_config(model, level, sim_args, sched)
+    print(f"# phases took {time.monotonic() - start:.0f} s")
+    tap.summary()
+
+
+main()
