@@ -5,6 +5,8 @@
 #   make            modules for the running kernel (KDIR) and the tools
 #   make run        the demo, in a VM on Debian's kernel
 #   make check      every test; ends with "N passed, N failed"
+#   make bench-accuracy  topdown.ko and perf stat on the same tdsim phases,
+#                   each interval against tdsim's truth, in a VM on 6.12
 #   make deps       apt-installs what is missing (idempotent)
 #
 # On a machine with a real PMU, build against its own kernel:
@@ -23,7 +25,7 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make
 
-.PHONY: all modules tools deps lsrc run check clean checkpatch sparse
+.PHONY: all modules tools deps lsrc run check bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -83,6 +85,11 @@ check: deps lsrc
 # The demo, in a VM on Debian's 6.12 kernel (no PMU needed: tdsim stands in).
 run: deps lsrc
 	@selftests/vm/run --kernel 6.12 --smp 2 -- selftests/demo.sh
+
+# The accuracy benchmark: topdown.ko and Debian's perf stat read the same
+# phased tdsim schedules; a table of each one's error per interval.
+bench-accuracy: deps lsrc
+	@selftests/vm/run --kernel 6.12 --smp 2 -- selftests/bench/accuracy.py
 
 clean:
 	rm -rf $(TOP)/build

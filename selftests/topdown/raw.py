@@ -17,6 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import (TD, Tap, all_cpus, load, read_kv, seq, settle, unload,  # noqa: E402
                     want_of, write_profile)
+from tdformulas import memory_nodes  # noqa: E402
 
 tap = Tap("topdown_raw")
 # events opened at level 3 (README's event budget; skl opens both SMT forms)
@@ -58,41 +59,6 @@ def snapshot(cpu):
         if seq(cpu) == before:
             return before, r
     return -1, {}
-
-
-def memory_nodes(model, r):
-    """perf's formulas, on rates per ns (each count has its own window)"""
-    def v(name):
-        d, _, en, _ = r[name]
-        return d / en
-
-    clks = v("CPU_CLK_UNHALTED.THREAD")
-    out = {}
-    if model == "spr":
-        out["l1_bound"] = max((v("EXE_ACTIVITY.BOUND_ON_LOADS") -
-                               v("MEMORY_ACTIVITY.STALLS_L1D_MISS")) / clks, 0)
-        out["l2_bound"] = (v("MEMORY_ACTIVITY.STALLS_L1D_MISS") -
-                           v("MEMORY_ACTIVITY.STALLS_L2_MISS")) / clks
-        out["l3_bound"] = (v("MEMORY_ACTIVITY.STALLS_L2_MISS") -
-                           v("MEMORY_ACTIVITY.STALLS_L3_MISS")) / clks
-        out["dram_bound"] = v("MEMORY_ACTIVITY.STALLS_L3_MISS") / clks
-    else:
-        fb_full = v("L1D_PEND_MISS.FB_FULL:c1" if model == "skl"
-                    else "L1D_PEND_MISS.FB_FULL_PERIODS")
-        l1d, l2m = v("CYCLE_ACTIVITY.STALLS_L1D_MISS"), v("CYCLE_ACTIVITY.STALLS_L2_MISS")
-        l3m = v("CYCLE_ACTIVITY.STALLS_L3_MISS")
-        hit = v("MEM_LOAD_RETIRED.L2_HIT") * (1 + v("MEM_LOAD_RETIRED.FB_HIT") /
-                                              v("MEM_LOAD_RETIRED.L1_MISS"))
-        out["l1_bound"] = max((v("CYCLE_ACTIVITY.STALLS_MEM_ANY") - l1d) / clks, 0)
-        out["l2_bound"] = hit / (hit + fb_full) * ((l1d - l2m) / clks)
-        out["l3_bound"] = (l2m - l3m) / clks
-        out["dram_bound"] = l3m / clks + (l1d - l2m) / clks - out["l2_bound"]
-    out["store_bound"] = v("EXE_ACTIVITY.BOUND_ON_STORES") / clks
-    c4 = v("OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4")
-    cyc = v("OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD")
-    out["mem_bandwidth"] = min(clks, c4) / clks
-    out["mem_latency"] = min(clks, cyc) / clks - out["mem_bandwidth"]
-    return {k: 100 * x for k, x in out.items()}
 
 
 def check_model(model, cpus):
