@@ -477,10 +477,12 @@ static void td_work(struct work_struct *work)
 {
 	struct td_cpu *tc = container_of(work, struct td_cpu, work);
 	u64 t = ktime_get_ns(), now, sw = 0;
-	unsigned int gen = READ_ONCE(td_gen), full;
+	unsigned int gen, full;
 	bool sample = false;
 
 	mutex_lock(&tc->lock);
+	/* under the lock: a kick queued after this read finds the new one */
+	gen = READ_ONCE(td_gen);
 	if (!tc->active)
 		goto unlock;
 	full = tc->model->gp_counters;

@@ -229,4 +229,5 @@ def main():
     tap.summary()
 
 
-main()
+if __name__ == "__main__":
+    main()
