@@ -365,8 +365,9 @@ static void tdsim_truth_here(void *arg)
 	u64 lc, kt, back;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	tdsim_now(sc);
 	tdsim_clock_pair(&lc, &kt);
+	if (sc->pending)	/* a plan set while offline starts now */
+		tdsim_start_pending(sc, lc);
 	req->now_ns = kt;
 	if (!req->at_ns)
 		req->at_ns = kt;
@@ -400,7 +401,10 @@ out:
  * @truth: out: %TDSIM_NR_TRUTH values, indexed by TDSIM_TRUTH_*
  *
  * The moment goes to the CPU's local_clock() through both clocks read back
- * to back on that CPU, with IRQs off.  It may lie in any of the last %TDSIM_EPOCHS epochs.
+ * to back on that CPU, with IRQs off: exact while sched_clock is stable;
+ * where the TSC was marked unstable, local_clock() follows the tick and may
+ * be up to a tick away from CLOCK_MONOTONIC.  The moment may lie in any of
+ * the last %TDSIM_EPOCHS epochs.
  *
  * Return: 0; -EINVAL for a moment in the future or before the oldest epoch
  * kept, -ENODEV for an offline CPU, each with a line in the kernel log.
