@@ -8,6 +8,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include "topdown.h"
 
@@ -172,7 +173,12 @@ static int __init topdown_init(void)
 		return -EINVAL;
 	}
 
-	td_cpus = kcalloc(nr_cpu_ids, sizeof(*td_cpus), GFP_KERNEL);
+	/*
+	 * About 4 KiB a CPU: past the largest kmalloc at 1024 possible CPUs
+	 * (insmod failed there with a page allocator WARNING), so vmalloc'd
+	 * where it must be.
+	 */
+	td_cpus = kvcalloc(nr_cpu_ids, sizeof(*td_cpus), GFP_KERNEL);
 	if (!td_cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
@@ -200,7 +206,7 @@ err_nl:
 	td_nl_exit();
 err_debugfs:
 	td_debugfs_exit();
-	kfree(td_cpus);
+	kvfree(td_cpus);
 	return ret;
 }
 
@@ -214,7 +220,7 @@ static void __exit topdown_exit(void)
 	/* waits for commands in flight; then no reader is left in any file */
 	td_nl_exit();
 	td_debugfs_exit();
-	kfree(td_cpus);
+	kvfree(td_cpus);
 }
 
 module_init(topdown_init);
