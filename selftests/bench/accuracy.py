@@ -51,36 +51,11 @@ import tdformulas  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 
-# The schedules and profiles of selftests/topdown/phases.py (a copy: phases.py
-# runs its tests when imported).
-MEM = "l1_bound=3 l2_bound=1 l3_bound=1 dram_bound=2 store_bound=1 mem_bandwidth=1 mem_latency=1"
-PROFILES = {
-    # compute bound, 2 GHz
-    "A": "retiring=60 bad_speculation=5 frontend_bound=15 backend_bound=20 "
-         "heavy_operations=10 branch_mispredicts=4 fetch_latency=8 memory_bound=8 "
-         + MEM + " freq_mhz=2000",
-    # memory bound, 3 GHz
-    "B": "retiring=15 bad_speculation=5 frontend_bound=10 backend_bound=70 "
-         "heavy_operations=2 branch_mispredicts=3 fetch_latency=6 memory_bound=55 "
-         "l1_bound=10 l2_bound=6 l3_bound=8 dram_bound=25 store_bound=4 "
-         "mem_bandwidth=12 mem_latency=10 freq_mhz=3000",
-    # frontend and bad speculation, 1.5 GHz
-    "C": "retiring=25 bad_speculation=25 frontend_bound=40 backend_bound=10 "
-         "heavy_operations=5 branch_mispredicts=20 fetch_latency=30 memory_bound=4 "
-         "l1_bound=2 l2_bound=1 l3_bound=0.5 dram_bound=1 store_bound=0.5 "
-         "mem_bandwidth=0.5 mem_latency=0.5 freq_mhz=1500",
-}
-STEADY = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
-          "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
-          "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
-          "mem_bandwidth=2 mem_latency=3 freq_mhz=2000")
-# (model, level, tdsim arguments, schedule as (profile, ms), ...)
-CONFIGS = [
-    ("spr", 3, [], [("A", 2), ("B", 25), ("C", 3)]),
-    ("icl", 3, [], [("B", 25), ("A", 3), ("C", 9)]),
-    ("skl", 2, [], [("A", 7), ("B", 11)]),
-    ("zen4", 1, ["counters=5"], [("A", 5), ("C", 2), ("B", 17)]),
-]
+# the schedules and profiles of selftests/topdown/phases.py, whose tests run
+# only as a script
+sys.path.insert(0, TOP + "/selftests/topdown")
+from phases import CONFIGS, PROFILES, STEADY  # noqa: E402
+
 # interval (ms), intervals to collect from each tool
 INTERVALS = [(10, 200), (100, 50), (1000, 10)]
 # perf on the steady profile: (interval ms, intervals).  Long intervals: tdsim
