@@ -54,7 +54,7 @@ TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 # the schedules and profiles of selftests/topdown/phases.py, whose tests run
 # only as a script
 sys.path.insert(0, TOP + "/selftests/topdown")
-from phases import CONFIGS, PROFILES, STEADY  # noqa: E402
+from phases import CONFIGS, PROFILES, STEADY, zen_text  # noqa: E402
 
 # interval (ms), intervals to collect from each tool
 INTERVALS = [(10, 200), (100, 50), (1000, 10)]
@@ -86,15 +86,6 @@ def fail(msg):
     """a harness failure: printed now, the exit status at the end"""
     harness_failed.append(msg)
     print(f"# HARNESS FAILURE: {msg}", flush=True)
-
-
-def zen_text(text):
-    """on Zen, 5 points of backend_bound are smt_contention (as phases.py)"""
-    kv = dict(x.split("=") for x in text.split())
-    kv["backend_bound"] = str(float(kv["backend_bound"]) - 5)
-    kv["memory_bound"] = str(min(float(kv["memory_bound"]), float(kv["backend_bound"])))
-    kv["smt_contention"] = "5"
-    return " ".join(f"{k}={v}" for k, v in kv.items())
 
 
 # ---- the module's event tables: counters each event may use ----
