@@ -7,7 +7,8 @@
  * counters is counted in sets (td_sets.c) that take turns in time slices:
  * a pinned hrtimer ends each slice and queues a work on the CPU, because
  * perf_event_enable() and perf_event_disable() sleep.  Every interval has
- * the same number of slices of each set, spread over it.
+ * the same number of slices of each set, spread over it: rounds in which
+ * each set takes one turn, in a new random order every round.
  *
  * At each slice end the work reads all the CPU's counting events in one
  * section with interrupts off (perf_event_read_local()), so the counts of
@@ -21,6 +22,7 @@
 #include <linux/perf_event.h>
 #include <linux/topology.h>
 #include <linux/irqflags.h>
+#include <linux/random.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
@@ -347,6 +349,25 @@ static void td_arm(struct td_cpu *tc)
 }
 
 /*
+ * A new order for the sets' turns in the next round.  Each set still gets
+ * exactly one slice per round, but its place in the round is random: in a
+ * fixed order each set would see the same part of any workload whose
+ * period is a multiple of the round's (a loop of 24 ms against two sets of
+ * 4 ms), and its counts would be those of that part alone.
+ */
+static void td_shuffle(struct td_cpu *tc)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < tc->sets.nr; i++)
+		tc->order[i] = i;
+	for (i = tc->sets.nr; i > 1; i--) {
+		j = get_random_u32() % i;	/* swap() evaluates it twice */
+		swap(tc->order[i - 1], tc->order[j]);
+	}
+}
+
+/*
  * Enable the counters of the first set with the ones counted all the time.
  * Where some do not get a counter (the NMI watchdog or another perf user
  * holds one), fewer counters are taken to be free and the sets are made
@@ -358,7 +379,8 @@ static int td_start_sets(struct td_cpu *tc)
 	int ret;
 
 	for (;;) {
-		tc->cur = 0;
+		td_shuffle(tc);
+		tc->cur = tc->order[0];
 		td_enable(tc, td_on(tc), true);
 		missing = td_missing(tc);
 		if (!missing)
@@ -527,9 +549,14 @@ static void td_work(struct work_struct *work)
 	}
 	if (tc->sets.nr > 1) {
 		u64 s0 = ktime_get_ns();
+		unsigned int pos = tc->tick % tc->sets.nr;
 
+		if (!pos)
+			td_shuffle(tc);
+		if (tc->order[pos] == tc->cur)
+			goto arm;	/* its turn again: it goes on counting */
 		td_enable(tc, tc->sets.set[tc->cur], false);
-		tc->cur = (tc->cur + 1) % tc->sets.nr;
+		tc->cur = tc->order[pos];
 		td_enable(tc, tc->sets.set[tc->cur], true);
 		if (td_missing(tc)) {
 			/* a counter was taken: make the sets again, from now */

@@ -162,6 +162,25 @@ int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		    td_room_for_each(m, open, with, gp, fixed))
 			every = with;
 	}
+	/*
+	 * and any other event whose fixed counter no event of @every holds:
+	 * it costs no general-purpose counter
+	 */
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		u32 with = every | (1U << i);
+		int f = m->events[i].fixed;
+
+		if (!(open & ~every & (1U << i)) || f < 0 ||
+		    (unsigned int)f >= fixed)
+			continue;
+		for (j = 0; j < m->nr_events && j < TD_MAX_EVENTS; j++)
+			if ((every & (1U << j)) && m->events[j].fixed == f)
+				break;
+		if (j == m->nr_events || j == TD_MAX_EVENTS)
+			if (td_sets_fit(m, with, gp, fixed) &&
+			    td_room_for_each(m, open, with, gp, fixed))
+				every = with;
+	}
 	s->every = every;
 
 	/* the rest: each group whole where it fits, else its events one by one */

@@ -10,8 +10,14 @@
 #define ALL6	0x003f
 #define P(key)	(p->v[TDSIM_##key])
 #define ONE	TDSIM_PPM
-#define BRANCH_EVENTS	10000U	/* mispredicts + resyncs per cycle */
-#define NOT_COMPLETE	(ONE / 2)	/* ex_no_retire.not_complete per cycle */
+/*
+ * The denominators of the Level 2 splits are proportional to the parent
+ * node (mispredicts + resyncs to bad speculation, not_complete to backend
+ * bound), so that the split of a mix of profiles is the mix of their splits
+ * and a phased workload's truth is perf's formula of its counts.
+ */
+#define BRANCH_PER_SLOT	8U	/* mispredicts + resyncs per bad-speculation slot */
+#define NOT_COMPLETE_PER_SLOT	4U	/* not_complete per backend-bound slot */
 
 enum {
 	ZEN_CYCLES, ZEN_INSTR, ZEN_FE, ZEN_FE_LAT, ZEN_BE, ZEN_SMT, ZEN_DISP,
@@ -66,6 +72,7 @@ static void zen_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 {
 	u32 s = m->width * ONE;
 	u32 ret = tdsim_scale(P(RETIRING), s);
+	u32 misp, mem;
 
 	r[ZEN_CYCLES] = ONE;
 	r[ZEN_RET_OPS] = ret;
@@ -78,18 +85,13 @@ static void zen_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	/* bad_speculation = (de_src_op_disp.all - ex_ret_ops) / slots */
 	r[ZEN_DISP] = ret + tdsim_scale(P(BAD_SPECULATION), s);
 	/* mispredicts = bad_spec * misp / (misp + resync) */
-	if (P(BAD_SPECULATION)) {
-		r[ZEN_BRN_MISP] = tdsim_ratio(P(BRANCH_MISPREDICTS),
-					      P(BAD_SPECULATION), BRANCH_EVENTS);
-		r[ZEN_RESYNC] = BRANCH_EVENTS - r[ZEN_BRN_MISP];
-	} else {
-		r[ZEN_BRN_MISP] = BRANCH_EVENTS;
-		r[ZEN_RESYNC] = 0;
-	}
+	misp = min(P(BRANCH_MISPREDICTS), P(BAD_SPECULATION));
+	r[ZEN_BRN_MISP] = tdsim_scale(misp, s) / BRANCH_PER_SLOT;
+	r[ZEN_RESYNC] = tdsim_scale(P(BAD_SPECULATION) - misp, s) / BRANCH_PER_SLOT;
 	/* memory = backend * load_not_complete / not_complete */
-	r[ZEN_NOT_COMPLETE] = NOT_COMPLETE;
-	r[ZEN_LOAD_NOT_COMPLETE] = P(BACKEND_BOUND) ?
-		tdsim_ratio(P(MEMORY_BOUND), P(BACKEND_BOUND), NOT_COMPLETE) : 0;
+	mem = min(P(MEMORY_BOUND), P(BACKEND_BOUND));
+	r[ZEN_NOT_COMPLETE] = tdsim_scale(P(BACKEND_BOUND), s) / NOT_COMPLETE_PER_SLOT;
+	r[ZEN_LOAD_NOT_COMPLETE] = tdsim_scale(mem, s) / NOT_COMPLETE_PER_SLOT;
 	/* microcode = retiring * ucode_ops / ret_ops: heavy ops are microcoded */
 	r[ZEN_UCODE_OPS] = tdsim_scale(P(HEAVY_OPERATIONS), s);
 }

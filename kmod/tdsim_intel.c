@@ -24,24 +24,32 @@
 #define L1_MISS_RATE	20000U
 #define FB_HIT_RATE	5000U
 #define L2_HIT_RATE	10000U
-/* Branch events per cycle that split Bad Speculation. */
-#define BRANCH_EVENTS	10000U
+/* 1 / FB_SHARE of the L2 Bound ratio's cycles go to DRAM Bound (FB full) */
+#define FB_SHARE	8U
+/* EXE_ACTIVITY.2_PORTS_UTIL per cycle */
+#define PORTS_2		(ONE / 50)
+/*
+ * Branch events per slot of Bad Speculation: BR_MISP + MACHINE_CLEARS is
+ * proportional to bad speculation, so that the split of a mix of profiles
+ * is the mix of their splits (with a constant number of events per cycle
+ * a profile with little bad speculation would weigh as much as one with
+ * much, and phased truth would not be perf's formula of the counts).
+ */
+#define BRANCH_PER_SLOT	8U
 
 /*
  * Bad speculation split, as tma_branch_mispredicts =
  * BR_MISP / (BR_MISP + MACHINE_CLEARS) * tma_bad_speculation.
  */
-static void intel_branch_split(const struct tdsim_profile *p, u32 *misp,
+static void intel_branch_split(const struct tdsim_model *m,
+			       const struct tdsim_profile *p, u32 *misp,
 			       u32 *clears)
 {
-	if (!P(BAD_SPECULATION)) {
-		*misp = BRANCH_EVENTS;	/* no 0/0 when there is nothing to split */
-		*clears = 0;
-		return;
-	}
-	*misp = tdsim_ratio(P(BRANCH_MISPREDICTS), P(BAD_SPECULATION),
-			    BRANCH_EVENTS);
-	*clears = BRANCH_EVENTS - *misp;
+	u32 s = m->width * ONE;
+	u32 bm = min(P(BRANCH_MISPREDICTS), P(BAD_SPECULATION));
+
+	*misp = tdsim_scale(bm, s) / BRANCH_PER_SLOT;
+	*clears = tdsim_scale(P(BAD_SPECULATION) - bm, s) / BRANCH_PER_SLOT;
 }
 
 struct intel_mem {
@@ -55,7 +63,10 @@ struct intel_mem {
  * Skylake / Ice Lake memory events.  tma_memory_bound =
  * (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL + 1_PORTS_UTIL +
  * retiring * 2_PORTS_UTIL + BOUND_ON_STORES) * backend_bound, so the
- * denominator D is chosen as M * backend_bound / memory_bound.  The L2 Bound
+ * denominator D is chosen as M * backend_bound / memory_bound.  M is fixed
+ * by the Level 3 nodes (their sum), so perf's memory_bound of a mix of
+ * profiles is the mix of theirs only where memory_bound / M is the same in
+ * each: a property of the profiles, as it is of real phases.  The L2 Bound
  * ratio is split by the fill-buffer-full share so that tma_l2_bound and
  * tma_dram_bound each come out exact.
  */
@@ -63,7 +74,7 @@ static void intel_mem_from_stalls(const struct tdsim_profile *p,
 				  struct intel_mem *m)
 {
 	u32 load = P(L1_BOUND) + P(L2_BOUND) + P(L3_BOUND) + P(DRAM_BOUND);
-	u32 extra = min(P(L2_BOUND), P(DRAM_BOUND)) / 4;
+	u32 extra = min(P(L2_BOUND) / FB_SHARE, P(DRAM_BOUND));
 	u64 all = (u64)load + P(STORE_BOUND);
 	u64 d, slack, lh;
 
@@ -76,14 +87,17 @@ static void intel_mem_from_stalls(const struct tdsim_profile *p,
 	m->stalls_mem_any = load;
 	m->stores = P(STORE_BOUND);
 	m->stalls_total = min_t(u64, load + slack / 2, U32_MAX);
-	if (P(RETIRING)) {
-		m->ports_1 = min_t(u64, slack / 4, U32_MAX);
-		m->ports_2 = min_t(u64, div64_u64(slack / 4 * ONE, P(RETIRING)),
-				   U32_MAX);
-	} else {
-		m->ports_1 = min_t(u64, slack - slack / 2, U32_MAX);
-		m->ports_2 = 0;
-	}
+	/*
+	 * retiring * 2_PORTS_UTIL is linear in a mix of profiles only when
+	 * 2_PORTS_UTIL is the same per cycle in all of them: PORTS_2 per
+	 * cycle, where the slack allows it (it does unless memory_bound is
+	 * nearly all of backend_bound).
+	 */
+	m->ports_2 = 0;
+	if ((u64)P(RETIRING) * PORTS_2 / ONE <= slack / 2)
+		m->ports_2 = PORTS_2;
+	m->ports_1 = min_t(u64, slack - slack / 2 -
+			   (u64)P(RETIRING) * m->ports_2 / ONE, U32_MAX);
 
 	m->stalls_l3_miss = P(DRAM_BOUND) - extra;
 	m->stalls_l2_miss = P(L3_BOUND) + m->stalls_l3_miss;
@@ -94,7 +108,15 @@ static void intel_mem_from_stalls(const struct tdsim_profile *p,
 	m->l2_hit = L2_HIT_RATE;
 	/* LOAD_L2_HIT = L2_HIT * (1 + FB_HIT / L1_MISS) */
 	lh = (u64)L2_HIT_RATE * (L1_MISS_RATE + FB_HIT_RATE) / L1_MISS_RATE;
-	m->fb_full = P(L2_BOUND) ? div64_u64(lh * extra, P(L2_BOUND)) : 0;
+	/*
+	 * FB_FULL per cycle is the same in every profile, so that the L2 Bound
+	 * split is the same share in a mix of them; unless DRAM Bound is too
+	 * small to give L2 Bound its share.
+	 */
+	if (extra == P(L2_BOUND) / FB_SHARE)
+		m->fb_full = lh / FB_SHARE;
+	else
+		m->fb_full = div64_u64(lh * extra, P(L2_BOUND));
 
 	/* tma_mem_bandwidth, tma_mem_latency: cycles with >= 4 / >= 1 reads */
 	m->oro_c4 = P(MEM_BANDWIDTH);
@@ -187,7 +209,7 @@ static void skl_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	/* heavy = (RETIRE_SLOTS + MACRO_FUSED - INST_RETIRED.ANY) / SLOTS */
 	r[SKL_MACRO_FUSED] = ret / 10;
 	r[SKL_INST] = ret + r[SKL_MACRO_FUSED] - tdsim_scale(P(HEAVY_OPERATIONS), s);
-	intel_branch_split(p, &r[SKL_BR_MISP], &r[SKL_MACHINE_CLEARS]);
+	intel_branch_split(m, p, &r[SKL_BR_MISP], &r[SKL_MACHINE_CLEARS]);
 
 	r[SKL_STALLS_TOTAL] = mem.stalls_total;
 	r[SKL_STALLS_MEM_ANY] = mem.stalls_mem_any;
@@ -311,21 +333,22 @@ static void icl_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	r[ICL_CLEARS_COUNT] = clears;
 	r[ICL_BE_SLOTS] = be - 5 * clears;
 	r[ICL_RECOVERY] = tdsim_scale(P(BAD_SPECULATION), ONE) / 2;
-	intel_branch_split(p, &r[ICL_BR_MISP], &r[ICL_MACHINE_CLEARS]);
+	intel_branch_split(m, p, &r[ICL_BR_MISP], &r[ICL_MACHINE_CLEARS]);
 
 	/*
 	 * heavy = MS_UOPS * UOPS_RETIRED.SLOTS / UOPS_ISSUED.ANY / SLOTS
 	 *	 + retiring * (DEC0 - DEC0:c1) / MITE_UOPS
-	 * Half of heavy comes from the microcode sequencer.
+	 * Half of heavy comes from the microcode sequencer.  UOPS_ISSUED.ANY
+	 * and IDQ.MITE_UOPS are proportional to the uops retired, so that both
+	 * terms are linear in a mix of profiles.
 	 */
 	ms = heavy / 2;
 	few = heavy - ms;
-	r[ICL_UOPS_ISSUED] = ret + tdsim_scale(P(BAD_SPECULATION), s) / 2 + s / 100;
-	r[ICL_MS_UOPS] = ret ? tdsim_ratio(ms, ret, r[ICL_UOPS_ISSUED]) : 0;
-	r[ICL_MITE_UOPS] = 2 * ONE;
+	r[ICL_UOPS_ISSUED] = ret + ret / 4;
+	r[ICL_MS_UOPS] = ms + ms / 4;
+	r[ICL_MITE_UOPS] = ret / 2;
 	r[ICL_DEC0_C1] = ONE / 4;
-	r[ICL_DEC0] = r[ICL_DEC0_C1] +
-		      (ret ? tdsim_ratio(few, ret, r[ICL_MITE_UOPS]) : 0);
+	r[ICL_DEC0] = r[ICL_DEC0_C1] + few / 2;
 
 	r[ICL_STALLS_TOTAL] = mem.stalls_total;
 	r[ICL_STALLS_MEM_ANY] = mem.stalls_mem_any;
@@ -436,7 +459,7 @@ static void spr_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	r[SPR_BAD_SPEC_SLOTS] = bs;
 	r[SPR_BR_MISP_SLOTS] = tdsim_scale(P(BRANCH_MISPREDICTS), s);
 	r[SPR_MEM_SLOTS] = tdsim_scale(P(MEMORY_BOUND), s);
-	intel_branch_split(p, &r[SPR_BR_MISP], &r[SPR_MACHINE_CLEARS]);
+	intel_branch_split(m, p, &r[SPR_BR_MISP], &r[SPR_MACHINE_CLEARS]);
 
 	/* l1 = BOUND_ON_LOADS - STALLS_L1D_MISS, l2 = L1D - L2, l3 = L2 - L3 */
 	r[SPR_BOUND_ON_LOADS] = load;

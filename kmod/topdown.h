@@ -75,6 +75,7 @@ struct td_counter {
  * @cur:      the set counting now
  * @tick:     time slices done in this interval
  * @ticks:    time slices per interval
+ * @order:    the order of the sets' turns in this round (td_shuffle())
  * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
  * @interval_ns: its length
  * @gen:      the td_gen the schedule was made for
@@ -110,6 +111,7 @@ struct td_cpu {
 	struct td_sets sets;
 	unsigned int gp, fixed;
 	unsigned int cur, tick, ticks;
+	u8 order[TD_MAX_SETS];
 	u64 t0, interval_ns;
 	unsigned int gen;
 	bool started, starved;

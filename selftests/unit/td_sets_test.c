@@ -133,6 +133,24 @@ TEST(spr_level3_three_sets)
 	}
 }
 
+TEST(skl_level2_fixed_counter_events_count_all_the_time)
+{
+	/* INST_RETIRED.ANY has fixed counter 0 to itself: it costs nothing */
+	const struct td_model *m = &td_model_skl;
+	u32 open = level_mask(m, 2) & ~m->smt_only;
+	struct td_sets s;
+	unsigned int j;
+
+	ASSERT_EQ(0, td_sets_build(m, open, 4, 3, &s));
+	EXPECT_TRUE(s.every & BIT_OF(m, "INST_RETIRED.ANY"));
+	EXPECT_TRUE(s.every & BIT_OF(m, "CPU_CLK_UNHALTED.THREAD"));
+	for (j = 0; j < s.nr; j++)
+		EXPECT_EQ(0, s.set[j] & BIT_OF(m, "INST_RETIRED.ANY"));
+	/* with fixed counter 0 taken, it takes its turn on a general one */
+	ASSERT_EQ(0, td_sets_build(m, open, 4, 0, &s));
+	EXPECT_EQ(0, s.every & BIT_OF(m, "INST_RETIRED.ANY"));
+}
+
 TEST(zen4_level1_one_counter_fewer)
 {
 	/* the NMI watchdog holds one of six: two events take turns */
