@@ -28,7 +28,7 @@ unsigned int td_interval_ms = 1000;
 module_param_named(interval_ms, td_interval_ms, uint, 0444);
 MODULE_PARM_DESC(interval_ms, "sampling interval, 10-60000 ms (also in debugfs)");
 
-unsigned int td_slice_us = 4000;
+unsigned int td_slice_us = 1000;
 module_param_named(slice_us, td_slice_us, uint, 0444);
 MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not fit the counters, 500-100000 us");
 

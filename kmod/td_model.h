@@ -63,8 +63,8 @@ enum td_l2 {
  *          the normalizer
  * @parent: 1 + the Level 1 node this one is a part of (enum td_l1), for
  *          a parent that is no single event (bad speculation is what the
- *          other nodes leave): where Level 1 counts all the time, the
- *          count is scaled by that node as the formulas give it in the
+ *          other nodes leave): the count is scaled by that node as the
+ *          formulas give it from the events counted all the time, in the
  *          same windows; it takes precedence over @ref
  *
  * The sets are built from @gp, @fixed, @every and @grp (td_sets.c).

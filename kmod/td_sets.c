@@ -133,7 +133,7 @@ static bool td_place(const struct td_model *m, struct td_sets *s, u32 g,
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s)
 {
-	u32 rest, l1, every = 0;
+	u32 rest, every = 0;
 	unsigned int i, j;
 
 	*s = (struct td_sets){ .norm = 0 };
@@ -205,18 +205,20 @@ int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 	if (!s->nr)
 		s->nr = 1;	/* one set: everything counts all the time */
 
-	/* each event's reference: its model's, if it counts in the same windows */
-	l1 = 0;
-	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++)
-		if (m->events[i].level == 1)
-			l1 |= 1U << i;
+	/*
+	 * Each event's reference: its Level 1 parent node, as the events of
+	 * @every give it in each window (exact where all of Level 1 is in
+	 * @every; else the node with the other Level 1 events taken as 0,
+	 * which still moves with the parent: on skl with 4 counters, backend
+	 * bound plus the recovery cycles' share); else its model's event, if
+	 * that counts in the same windows; else the normalizer.
+	 */
 	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
 		unsigned int r = m->events[i].ref;
 		u32 mine = every;
 
 		s->node[i] = TD_NO_NODE;
-		if (m->events[i].parent && !(open & l1 & ~every) &&
-		    !(every & (1U << i)))
+		if (m->events[i].parent && !(every & (1U << i)))
 			s->node[i] = m->events[i].parent - 1;
 
 		for (j = 0; j < s->nr; j++)

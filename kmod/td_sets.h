@@ -23,7 +23,7 @@
  * @ref:   per event, the event its count is scaled with: its model's ref
  *         when that one counts with it, else @norm
  * @node:  per event, the Level 1 node it is scaled with (its model's
- *         parent, where all of Level 1 is in @every), or TD_NO_NODE
+ *         parent, as the events of @every give it), or TD_NO_NODE
  */
 struct td_sets {
 	u32 every;

@@ -32,7 +32,8 @@ groups).  A benchmark: a missed target is printed, not an exit status;
 the exit status is 1 only when the harness failed (a module did not load,
 perf or tdnl did not run or gave too few intervals).
 
-TD_BENCH_ONLY="spr zen4" runs only those models; TD_BENCH_DEBUG=1 prints
+TD_BENCH_ONLY="spr zen4" runs only those models; TD_SLICE_US=1000 loads
+topdown.ko with that slice_us; TD_BENCH_DEBUG=1 prints
 the counts of perf's worst interval of each run (always printed when an
 error exceeds 100 pp).
 """
@@ -45,7 +46,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, L3, L4, SIM, TD, load, read_kv, settle, sh,  # noqa: E402
+from tdtest import (L1, L2, L3, L4, SIM, TD, all_cpus, load, read_kv, settle, sh,  # noqa: E402
                     unload, want_of, write_profile)
 import tdformulas  # noqa: E402
 
@@ -330,6 +331,7 @@ def topdown_errors(model, level, ms, n):
     if not settle([1], 2):
         fail(f"{model} topdown.ko at {ms} ms: cpu1 completes no intervals")
         return None
+    s0, w0 = read_kv(f"{TD}/stats"), time.monotonic()
     p = subprocess.Popen(["tdnl", "-j", "watch", "-c", "1", "-n", str(n)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -337,6 +339,14 @@ def topdown_errors(model, level, ms, n):
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
+    s1, w1 = read_kv(f"{TD}/stats"), time.monotonic()
+    ticks = int(s1["ticks"]) - int(s0["ticks"])
+    cost = int(s1["cost_ns"]) - int(s0["cost_ns"])
+    ncpu = len(all_cpus())
+    if ticks:
+        print(f"# {model} {ms} ms: the module's sampling work {cost / ticks / 1000:.1f} us a "
+              f"slice, {ticks / (w1 - w0) / ncpu:.0f} slices/s per CPU, "
+              f"{100 * cost / 1e9 / (w1 - w0) / ncpu:.2f} % of each CPU (measured)", flush=True)
     lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
     if len(lines) < n:
         fail(f"{model} tdnl watch at {ms} ms: {len(lines)} of {n} intervals ({err.strip()})")
@@ -374,7 +384,9 @@ def run_config(model, level, sim_args, sched, results, missed):
     gp = int(sim_args[0].split("=")[1]) if sim_args else None
     groups, table = build_groups(model, level, gp)
     print(f"# {tag}: perf groups: {show_groups(groups)}", flush=True)
-    err = load(model, f"level={level}", "interval_ms=100", sim_args=sim_args)
+    slice_us = os.environ.get("TD_SLICE_US")
+    err = load(model, f"level={level}", "interval_ms=100",
+               *([f"slice_us={slice_us}"] if slice_us else []), sim_args=sim_args)
     if err:
         fail(f"{tag}: {err}")
         unload()

@@ -19,10 +19,9 @@ phased CPU, Level 1 p90 <= 0.1 pp and max <= 0.5 pp wherever Level 1 counts
 all the time, p90 <= 2 pp where it takes turns (at 100 and 1000 ms); Levels
 2-4 p90 <= 2 pp where that is met now (MET below).  Every other figure is
 measured and printed ("# RESULT" and "# not yet" lines): issue 9's target of
-p90 <= 2 pp for Levels 2-4 everywhere is not met yet at 10 ms intervals, on
-icl's Level 3 (8 sets), and on skl's Level 2, whose memory and branch
-formulas are not linear in tdsim's counts, so that a mix of phases is not
-the formulas of the mix.
+p90 <= 2 pp for Levels 2-4 everywhere is not met yet at 10 ms intervals
+(2 to 4 rounds of 3 to 10 sets), on icl's Level 3 at 100 ms (8 sets of 3
+counters) and on skl's Level 2 at 100 ms (10 sets of one counter).
 """
 import json
 import os
@@ -69,10 +68,14 @@ CONFIGS = [
     ("zen4", 1, ["counters=5"], [("A", 5), ("C", 2), ("B", 17)]),
     ("icl", 3, [], [("B", 25), ("A", 3), ("C", 9)]),
 ]
-# (model, interval ms, level key) where Levels 2-4 meet p90 <= 2 pp now
+# (model, interval ms, level key) where Levels 2-4 meet p90 <= 2 pp now with a
+# margin (make bench-accuracy at the default slice_us=1000 measured at most
+# 0.6 pp there)
 MET = {("spr", 100, k) for k in ("level2", "level3", "level4")} | \
       {("spr", 1000, k) for k in ("level2", "level3", "level4")} | \
-      {("icl", 1000, "level2"), ("icl", 1000, "level4")}
+      {("icl", 100, k) for k in ("level2", "level4")} | \
+      {("icl", 1000, k) for k in ("level2", "level3", "level4")} | \
+      {("skl", 1000, "level2")}
 # interval (ms), intervals per CPU to collect
 INTERVALS = [(10, 120), (100, 30), (1000, 5)]
 TRUTH_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
