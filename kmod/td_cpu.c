@@ -421,6 +421,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		tc->sets.nr = 1;
 		tc->sets.every = 0;
 		tc->sets.set[0] = 0;
+		tc->cur = 0;
 		pr_info_ratelimited("cpu%u: no counters free for %s's normalizer and one more event: not counted\n",
 				    tc->cpu, tc->model->name);
 	} else {

@@ -119,6 +119,27 @@ static bool td_place(const struct td_model *m, struct td_sets *s, u32 g,
 	return true;
 }
 
+/*
+ * Whether the Level 1 nodes computed from the events of @every alone still
+ * follow the real ones: all of Level 1 is in @every, or each Level 1 event
+ * that is not is a correction scaled by one that is (td_event.ref; skl's
+ * recovery cycles by UOPS_ISSUED.ANY), so that taking it as 0 leaves a
+ * node that moves with the parent (backend bound plus the recovery share).
+ */
+static bool td_nodes_follow(const struct td_model *m, u32 open, u32 every)
+{
+	unsigned int i, r;
+
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		if (m->events[i].level != 1 || !(open & ~every & (1U << i)))
+			continue;
+		r = m->events[i].ref;
+		if (!r || r >= TD_MAX_EVENTS || !(every & (1U << r)))
+			return false;
+	}
+	return true;
+}
+
 /**
  * td_sets_build() - split the opened events into sets that fit
  * @m:     the model
@@ -207,18 +228,16 @@ int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 
 	/*
 	 * Each event's reference: its Level 1 parent node, as the events of
-	 * @every give it in each window (exact where all of Level 1 is in
-	 * @every; else the node with the other Level 1 events taken as 0,
-	 * which still moves with the parent: on skl with 4 counters, backend
-	 * bound plus the recovery cycles' share); else its model's event, if
-	 * that counts in the same windows; else the normalizer.
+	 * @every give it in each window (td_nodes_follow()); else its model's
+	 * event, if that counts in the same windows; else the normalizer.
 	 */
 	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
 		unsigned int r = m->events[i].ref;
 		u32 mine = every;
 
 		s->node[i] = TD_NO_NODE;
-		if (m->events[i].parent && !(every & (1U << i)))
+		if (m->events[i].parent && !(every & (1U << i)) &&
+		    td_nodes_follow(m, open, every))
 			s->node[i] = m->events[i].parent - 1;
 
 		for (j = 0; j < s->nr; j++)
@@ -261,7 +280,7 @@ void td_sets_scale(const struct td_model *m, const struct td_sets *s,
 
 		if (!(open & ~s->every & (1U << i)))
 			continue;
-		if (s->node[i] != TD_NO_NODE && a->ref)
+		if (s->node[i] != TD_NO_NODE && a->ref && node[s->node[i]])
 			out[i] = td_muldiv(a->count, node[s->node[i]], a->ref);
 		else if (s->node[i] == TD_NO_NODE && a->ref && r != i)
 			out[i] = td_muldiv(a->count, out[r], a->ref);

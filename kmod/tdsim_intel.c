@@ -22,7 +22,7 @@
 
 /* Loads per cycle behind the Skylake/Ice Lake L2 Bound ratio (any values do). */
 #define L1_MISS_RATE	20000U
-#define FB_HIT_RATE	5000U
+#define FB_HIT_RATE	4000U	/* LOAD_L2_HIT a multiple of FB_SHARE */
 #define L2_HIT_RATE	10000U
 /* 1 / FB_SHARE of the L2 Bound ratio's cycles go to DRAM Bound (FB full) */
 #define FB_SHARE	8U
@@ -48,6 +48,7 @@ static void intel_branch_split(const struct tdsim_model *m,
 	u32 s = m->width * ONE;
 	u32 bm = min(P(BRANCH_MISPREDICTS), P(BAD_SPECULATION));
 
+	/* no bad speculation, no branch events: perf's split is 0 / 0 then */
 	*misp = tdsim_scale(bm, s) / BRANCH_PER_SLOT;
 	*clears = tdsim_scale(P(BAD_SPECULATION) - bm, s) / BRANCH_PER_SLOT;
 }
@@ -94,7 +95,7 @@ static void intel_mem_from_stalls(const struct tdsim_profile *p,
 	 * nearly all of backend_bound).
 	 */
 	m->ports_2 = 0;
-	if ((u64)P(RETIRING) * PORTS_2 / ONE <= slack / 2)
+	if ((u64)P(RETIRING) * PORTS_2 <= slack / 2 * ONE)
 		m->ports_2 = PORTS_2;
 	m->ports_1 = min_t(u64, slack - slack / 2 -
 			   (u64)P(RETIRING) * m->ports_2 / ONE, U32_MAX);
@@ -344,11 +345,11 @@ static void icl_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	 */
 	ms = heavy / 2;
 	few = heavy - ms;
-	r[ICL_UOPS_ISSUED] = ret + ret / 4;
-	r[ICL_MS_UOPS] = ms + ms / 4;
-	r[ICL_MITE_UOPS] = ret / 2;
+	r[ICL_UOPS_ISSUED] = 2 * ret;
+	r[ICL_MS_UOPS] = 2 * ms;
+	r[ICL_MITE_UOPS] = ret;
 	r[ICL_DEC0_C1] = ONE / 4;
-	r[ICL_DEC0] = r[ICL_DEC0_C1] + few / 2;
+	r[ICL_DEC0] = r[ICL_DEC0_C1] + few;
 
 	r[ICL_STALLS_TOTAL] = mem.stalls_total;
 	r[ICL_STALLS_MEM_ANY] = mem.stalls_mem_any;

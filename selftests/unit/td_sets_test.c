@@ -133,7 +133,7 @@ TEST(spr_level3_three_sets)
 	}
 }
 
-TEST(skl_level2_fixed_counter_events_count_all_the_time)
+TEST(skl_fixed_counter_events_and_partial_parent_nodes)
 {
 	/* INST_RETIRED.ANY has fixed counter 0 to itself: it costs nothing */
 	const struct td_model *m = &td_model_skl;
@@ -146,6 +146,19 @@ TEST(skl_level2_fixed_counter_events_count_all_the_time)
 	EXPECT_TRUE(s.every & BIT_OF(m, "CPU_CLK_UNHALTED.THREAD"));
 	for (j = 0; j < s.nr; j++)
 		EXPECT_EQ(0, s.set[j] & BIT_OF(m, "INST_RETIRED.ANY"));
+	/*
+	 * Level 1's recovery cycles take turns, scaled by UOPS_ISSUED.ANY:
+	 * the backend node without them still follows backend bound
+	 */
+	EXPECT_EQ(0, s.every & BIT_OF(m, "INT_MISC.RECOVERY_CYCLES"));
+	EXPECT_EQ(TD_BACKEND_BOUND, s.node[ev(m, "CYCLE_ACTIVITY.STALLS_MEM_ANY")]);
+	EXPECT_EQ(TD_BAD_SPECULATION, s.node[ev(m, "BR_MISP_RETIRED.ALL_BRANCHES")]);
+	/* at Level 3 UOPS_ISSUED.ANY takes turns too: no node, the cycles */
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 3), 4, 3, &s));
+	EXPECT_EQ(0, s.every & BIT_OF(m, "UOPS_ISSUED.ANY"));
+	EXPECT_EQ(TD_NO_NODE, s.node[ev(m, "CYCLE_ACTIVITY.STALLS_L1D_MISS")]);
+	EXPECT_EQ(ev(m, "CPU_CLK_UNHALTED.THREAD"),
+		  s.ref[ev(m, "CYCLE_ACTIVITY.STALLS_L1D_MISS")]);
 	/* with fixed counter 0 taken, it takes its turn on a general one */
 	ASSERT_EQ(0, td_sets_build(m, open, 4, 0, &s));
 	EXPECT_EQ(0, s.every & BIT_OF(m, "INST_RETIRED.ANY"));
