@@ -675,6 +675,7 @@ int td_cpu_online(unsigned int cpu)
 	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
 	tc->gp = m->gp_counters;
 	tc->fixed = m->fixed_counters;
+again:
 	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
 	for (i = 0; i < nr && !tc->err; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -697,8 +698,24 @@ int td_cpu_online(unsigned int cpu)
 		 * and never stops the normalizers and Level 1.
 		 */
 		attr.pinned = !!(tc->sets.every & BIT(i));
-		attr.config = m->events[i].config;
+		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && m->events[i].gp_form &&
+		    m->events[i].fixed >= 0 &&
+		    (unsigned int)m->events[i].fixed < tc->fixed) {
+			/*
+			 * The PMU has no such fixed counter (x86's
+			 * validate_event() refuses its pseudo-encoding; a KVM
+			 * guest has 3): count its general-purpose form, with
+			 * the sets made again for fewer fixed counters.
+			 */
+			pr_info_ratelimited("cpu%u: %s refused (no fixed counter %d, as in a KVM guest): counting %s\n",
+					    cpu, m->events[i].name, m->events[i].fixed,
+					    m->events[i].gp_form->name);
+			tc->fixed = m->events[i].fixed;
+			td_release(tc);
+			goto again;
+		}
 		if (IS_ERR(ev)) {
 			tc->err = PTR_ERR(ev);
 			break;

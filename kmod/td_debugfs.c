@@ -104,7 +104,8 @@ static int td_raw_show(struct seq_file *s, void *unused)
 		if (!k->event && tc->state != TD_STATE_OFFLINE)
 			continue;	/* not opened with this SMT setting */
 		seq_printf(s, "%s %llu %llu %llu %llu%s\n",
-			   tc->model->events[i].name, k->delta, k->total,
+			   td_event_form(&tc->model->events[i], tc->fixed)->name,
+			   k->delta, k->total,
 			   k->d_enabled, k->d_running,
 			   k->d_running ? "" : " not-counted");
 	}
@@ -138,6 +139,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 		seq_printf(s, "counted_level%u %u.%06u\n", i + 1,
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);
 	seq_printf(s, "gp_free %u\n", tc->gp);
+	seq_printf(s, "fixed %u\n", tc->fixed);
 	seq_printf(s, "restarts %llu\n", tc->restarts);
 	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap_min_ns);
 	seq_printf(s, "snapshot_retries %llu\n", tc->snap_retries);

@@ -66,6 +66,10 @@ enum td_l2 {
  *          other nodes leave): the count is scaled by that node as the
  *          formulas give it from the events counted all the time, in the
  *          same windows; it takes precedence over @ref
+ * @gp_form: for an event only a fixed counter can count, the same count as
+ *          a general-purpose event (TOPDOWN.SLOTS_P for TOPDOWN.SLOTS),
+ *          opened where that fixed counter does not exist (KVM gives
+ *          guests 3 fixed counters)
  *
  * The sets are built from @gp, @fixed, @every and @grp (td_sets.c).
  */
@@ -79,7 +83,17 @@ struct td_event {
 	u8 grp;
 	u8 ref;
 	u8 parent;
+	const struct td_event *gp_form;
 };
+
+/* the event counted for @e where @fixed fixed counters exist */
+static inline const struct td_event *td_event_form(const struct td_event *e,
+						   unsigned int fixed)
+{
+	if (e->gp_form && e->fixed >= 0 && (unsigned int)e->fixed >= fixed)
+		return e->gp_form;
+	return e;
+}
 
 /**
  * struct td_result - one interval's fractions

@@ -42,7 +42,9 @@ static unsigned int td_bits(u32 x)
  * @fixed:  fixed counters free (0..fixed-1)
  *
  * A fixed-counter event takes its fixed counter while that is free (as
- * the x86 and Arm PMU drivers do), else a general-purpose one it allows.
+ * the x86 and Arm PMU drivers do), else a general-purpose one it allows;
+ * one whose fixed counter does not exist counts as its general-purpose
+ * form (td_event.gp_form), if it has one.
  * The general-purpose counters are given to the most constrained events
  * first, the lowest allowed first: perf's masks are nested (GP0, GP0-3,
  * GP0-7), and for nested masks that order finds an assignment whenever
@@ -58,7 +60,7 @@ bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
-		const struct td_event *e = &m->events[i];
+		const struct td_event *e = td_event_form(&m->events[i], fixed);
 
 		if (!(events & (1U << i)))
 			continue;

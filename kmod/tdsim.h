@@ -181,6 +181,7 @@ struct tdsim_cpu {
 
 extern const struct tdsim_model *tdsim_model;
 extern unsigned int tdsim_gp_counters;
+extern unsigned int tdsim_fixed_counters;
 extern atomic_t tdsim_fail_event_init;
 extern atomic_t tdsim_fail_add;
 extern u32 tdsim_noise_ppm;

@@ -34,6 +34,10 @@ static int counters = -1;
 module_param(counters, int, 0444);
 MODULE_PARM_DESC(counters, "general-purpose counters per CPU, 0-16 (default: the model's)");
 
+static int fixed = -1;
+module_param(fixed, int, 0444);
+MODULE_PARM_DESC(fixed, "fixed counters per CPU, 0 to the model's (default: the model's; a KVM guest has 3)");
+
 u32 tdsim_noise_ppm;
 module_param_named(noise_ppm, tdsim_noise_ppm, uint, 0444);
 MODULE_PARM_DESC(noise_ppm, "jitter every event rate by up to this many ppm (default 0: exact)");
@@ -45,6 +49,7 @@ static const struct tdsim_model * const tdsim_models[] = {
 
 const struct tdsim_model *tdsim_model;
 unsigned int tdsim_gp_counters;
+unsigned int tdsim_fixed_counters;
 atomic_t tdsim_fail_event_init = ATOMIC_INIT(0);
 atomic_t tdsim_fail_add = ATOMIC_INIT(0);
 
@@ -373,6 +378,12 @@ static int __init tdsim_init(void)
 		return -EINVAL;
 	}
 	tdsim_gp_counters = counters < 0 ? tdsim_model->gp_counters : counters;
+	if (fixed > (int)tdsim_model->fixed_counters) {
+		pr_err("fixed=%d: must be 0..%u (%s's)\n", fixed,
+		       tdsim_model->fixed_counters, tdsim_model->name);
+		return -EINVAL;
+	}
+	tdsim_fixed_counters = fixed < 0 ? tdsim_model->fixed_counters : fixed;
 	if (tdsim_noise_ppm > TDSIM_PPM) {
 		pr_err("noise_ppm=%u: must be at most %u\n", tdsim_noise_ppm,
 		       TDSIM_PPM);
@@ -401,7 +412,7 @@ static int __init tdsim_init(void)
 	}
 	pr_info("emulating %s: width %u, %u general-purpose and %u fixed counters\n",
 		tdsim_model->name, tdsim_model->width, tdsim_gp_counters,
-		tdsim_model->fixed_counters);
+		tdsim_fixed_counters);
 	return 0;
 
 err_debugfs:

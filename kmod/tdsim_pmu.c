@@ -480,6 +480,15 @@ static int tdsim_event_init(struct perf_event *event)
 			break;
 	if (i == m->nr_events)
 		return -EINVAL;			/* this CPU has no such event */
+	/*
+	 * A fixed-counter-only event (TOPDOWN.SLOTS's pseudo-encoding) whose
+	 * fixed counter this PMU lacks: x86's intel_pmu_check_event_constraints()
+	 * leaves its constraint without a counter and validate_event() then
+	 * refuses it with -EINVAL (arch/x86/events/{intel/,}core.c, 6.12).
+	 */
+	if (!m->events[i].gp_mask && m->events[i].fixed >= 0 &&
+	    m->events[i].fixed >= (int)tdsim_fixed_counters)
+		return -EINVAL;
 
 	event->hw.config = i;
 	event->hw.idx = -1;
@@ -517,7 +526,7 @@ static int tdsim_add(struct perf_event *event, int flags)
 		return -EAGAIN;			/* fault injected by a test */
 
 	raw_spin_lock_irqsave(&sc->lock, irqflags);
-	if (e->fixed >= 0 && e->fixed < tdsim_model->fixed_counters &&
+	if (e->fixed >= 0 && e->fixed < tdsim_fixed_counters &&
 	    !(sc->fixed_used & BIT(e->fixed))) {
 		sc->fixed_used |= BIT(e->fixed);
 		idx = TDSIM_FIXED_IDX + e->fixed;

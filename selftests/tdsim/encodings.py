@@ -92,6 +92,9 @@ def parse_table(fname, table):
     masks = dict(re.findall(r"#define (\w+)\s+(0x[0-9a-f]+)", src))
     masks["NOFIX"] = "-1"
     if fname.startswith("td_"):	# topdown: { "NAME", config, level, gp, fixed, ... }
+        # and the general-purpose forms its events point at (.gp_form = &x)
+        for form in set(re.findall(r"\.gp_form = &(\w+)", body)):
+            body += re.search(r"struct td_event " + form + r" = (\{.*?\});", src, re.S).group(1)
         rows = re.findall(r"\{\s*\"([^\"]+)\",\s*(0x[0-9a-f]+),\s*\d,\s*(\w+),\s*(-?\w+)[\s,}]", body)
         return [(int(c, 16), n, int(masks.get(m, m), 0), int(masks.get(f, f), 0))
                 for n, c, m, f in rows]

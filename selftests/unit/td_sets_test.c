@@ -46,8 +46,17 @@ TEST(fit_follows_counter_constraints)
 	/* slots on fixed 3, four on general-purpose counters */
 	EXPECT_TRUE(td_sets_fit(m, l1, 4, 4));
 	EXPECT_FALSE(td_sets_fit(m, l1, 3, 4));
-	/* without fixed counter 3, TOPDOWN.SLOTS has nowhere to go */
-	EXPECT_FALSE(td_sets_fit(m, l1, 8, 3));
+	/*
+	 * without fixed counter 3 (a KVM guest) TOPDOWN.SLOTS counts as
+	 * TOPDOWN.SLOTS_P on a general-purpose counter: Level 1 takes 5
+	 */
+	EXPECT_TRUE(td_sets_fit(m, l1, 8, 3));
+	EXPECT_TRUE(td_sets_fit(m, l1, 5, 3));
+	EXPECT_FALSE(td_sets_fit(m, l1, 4, 3));
+	EXPECT_STREQ("TOPDOWN.SLOTS_P",
+		     td_event_form(&m->events[ev(m, "TOPDOWN.SLOTS")], 3)->name);
+	EXPECT_STREQ("TOPDOWN.SLOTS",
+		     td_event_form(&m->events[ev(m, "TOPDOWN.SLOTS")], 4)->name);
 	/* four GP0-3 events and four any-counter ones: 8 counters do */
 	EXPECT_TRUE(td_sets_fit(m, l1 | gp4, 8, 4));
 	/* five GP0-3 events do not, however many counters */
