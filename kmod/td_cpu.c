@@ -37,33 +37,21 @@ static const struct td_model *td_identify(unsigned int cpu)
 {
 #ifdef CONFIG_X86
 	struct cpuinfo_x86 *c = &cpu_data(cpu);
+	int core_type = TD_NOT_HYBRID;
+	const struct td_model *m;
+	bool unchecked;
 
-	if (c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 6) {
-		switch (c->x86_model) {
-		case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* Skylake client */
-		case 0xa5: case 0xa6: case 0x55:		/* CML, SKX/CLX */
-			return &td_model_skl;
-		case 0x7d: case 0x7e: case 0x6a: case 0x6c:	/* ICL, ICX */
-		case 0x8c: case 0x8d:				/* TGL */
-			return &td_model_icl;
-		case 0x8f: case 0xcf: case 0xad: case 0xae:	/* SPR, EMR, GNR */
-			return &td_model_spr;
-		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:
-			/* Alder/Raptor Lake: P-cores only (CPUID 0x1a: 0x40 Core) */
-			if (c->cpuid_level >= 0x1a && (cpuid_eax(0x1a) >> 24) == 0x40)
-				return &td_model_spr;
-			return NULL;
-		}
-	}
-	if (c->x86_vendor == X86_VENDOR_AMD) {
-		/* perf's mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
-		if (c->x86 == 0x19 && c->x86_model >= 0x60)
-			return &td_model_zen4;
-		if (c->x86 == 0x19 && (c->x86_model & 0xf0) == 0x10)
-			return &td_model_zen4;
-		if (c->x86 == 0x1a)
-			return &td_model_zen5;
-	}
+	if (c->x86_vendor != X86_VENDOR_INTEL && c->x86_vendor != X86_VENDOR_AMD)
+		return NULL;
+	/* CPUID 0x1a says which kind of core this is, on hybrid parts only */
+	if (boot_cpu_has(X86_FEATURE_HYBRID_CPU) && c->cpuid_level >= 0x1a)
+		core_type = cpuid_eax(0x1a) >> 24;
+	m = td_model_x86(c->x86_vendor == X86_VENDOR_INTEL ? TD_X86_INTEL : TD_X86_AMD,
+			 c->x86, c->x86_model, core_type, &unchecked);
+	if (m && unchecked)
+		pr_info_once("cpu%u: family %#x model %#x counted with %s's events and formulas, which perf 6.12 has no metric table to check against\n",
+			     cpu, c->x86, c->x86_model, m->name);
+	return m;
 #endif
 #ifdef CONFIG_ARM64
 	u32 midr = read_cpuid_id();
@@ -152,6 +140,7 @@ static u64 td_read_local(struct perf_event *ev)
 static bool td_snapshot(struct td_cpu *tc, u64 *now)
 {
 	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
+	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], norm_ns = 0;
 	const struct td_sets *s = &tc->sets;
 	u32 on = td_on(tc), had = 0;
 	unsigned int i, tries;
@@ -165,10 +154,16 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			return false;
 		}
 		t0 = ktime_get_ns();
-		for (i = 0; i < tc->nr; i++)
-			if ((on & BIT(i)) && tc->ctr[i].event)
+		t1 = t0;
+		for (i = 0; i < tc->nr; i++) {
+			if ((on & BIT(i)) && tc->ctr[i].event) {
 				v[i] = td_read_local(tc->ctr[i].event);
-		t1 = ktime_get_ns();
+				/* read between t1 and now: taken as the middle */
+				ts[i] = ktime_get_ns();
+				swap(ts[i], t1);
+				ts[i] += (t1 - ts[i]) / 2;
+			}
+		}
 		local_irq_restore(flags);
 		/*
 		 * The reads are one moment only if nothing stopped the CPU
@@ -194,8 +189,27 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		had |= BIT(i);
 		d[i] = v[i] - k->last;
 	}
-	if (had & BIT(s->norm))
+	if (had & BIT(s->norm)) {
 		tc->en_ns += span;
+		norm_ns = ts[s->norm] - tc->ctr[s->norm].last_ns;
+	}
+	/*
+	 * Each event's count of the window, taken over the normalizer's
+	 * window: the reads are spread over the section (a stall between two
+	 * of them, an NMI or a descheduled vCPU, spreads them further), and a
+	 * child and its parent divided over a short slice must cover the same
+	 * time.  The counts of the events counted all the time still add up
+	 * raw over the interval; these serve the ratios of the window.
+	 */
+	for (i = 0; i < tc->nr; i++) {
+		u64 ns = ts[i] - tc->ctr[i].last_ns;
+
+		if (!(had & BIT(i)))
+			continue;
+		w[i] = d[i];
+		if (norm_ns && ns && ns != norm_ns)
+			w[i] = mul_u64_u64_div_u64(d[i], norm_ns, ns);
+	}
 	/* the Level 1 nodes of the span, for the events scaled by one */
 	for (i = 0; i < tc->nr; i++)
 		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
@@ -205,7 +219,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 
 		for (i = 0; i < tc->nr; i++)
 			if (s->every & BIT(i))
-				c[i] = d[i];
+				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->smt, d[s->norm], node);
 	}
 	for (i = 0; i < tc->nr; i++) {
@@ -213,11 +227,11 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 
 		if (!(had & BIT(i)))
 			continue;
-		k->acc.count += d[i];
+		k->acc.count += s->every & BIT(i) ? d[i] : w[i];
 		if (s->node[i] != TD_NO_NODE)
 			k->acc.ref += node[s->node[i]];
 		else if (had & BIT(s->ref[i]))
-			k->acc.ref += d[s->ref[i]];
+			k->acc.ref += w[s->ref[i]];
 		if (had & BIT(s->norm))
 			k->acc.norm += d[s->norm];
 		k->acc_run += span;
@@ -228,6 +242,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		if (!(on & BIT(i)) || !k->event)
 			continue;
 		k->last = v[i];
+		k->last_ns = ts[i];
 		k->based = true;
 	}
 	tc->snap_ns = t1;

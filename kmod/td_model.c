@@ -3,6 +3,56 @@
 #include "td_model.h"
 
 /**
+ * td_model_x86() - the model of an x86 CPU, as perf's x86/mapfile.csv
+ * (linux-source-6.12) maps it to the metric tables the model follows
+ * @vendor:    Intel or AMD
+ * @family:    its family
+ * @model:     its model number
+ * @core_type: on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's type
+ *             from CPUID 0x1a (TD_CORE_ATOM, TD_CORE_CORE), else
+ *             TD_NOT_HYBRID
+ * @unchecked: out: true where perf 6.12 has no metric table for the CPU
+ *             to check the model's formulas against (Granite Rapids)
+ *
+ * Return: the model, or NULL (E-cores and unknown CPUs are not supported).
+ */
+const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
+				    unsigned int model, int core_type, bool *unchecked)
+{
+	*unchecked = false;
+	if (vendor == TD_X86_INTEL && family == 6) {
+		switch (model) {
+		case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* skylake */
+		case 0xa5: case 0xa6: case 0x55:		/* skylake, skylakex */
+			return &td_model_skl;
+		case 0x7d: case 0x7e: case 0x6a: case 0x6c:	/* icelake, icelakex */
+		case 0x8c: case 0x8d:				/* tigerlake */
+		case 0xa7:	/* rocketlake: icl-metrics.json's Level 1/2 */
+			return &td_model_icl;
+		case 0xad: case 0xae:	/* graniterapids: no metrics in 6.12 */
+			*unchecked = true;
+			return &td_model_spr;
+		case 0x8f: case 0xcf:				/* sapphirerapids, EMR */
+			return &td_model_spr;
+		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:	/* alderlake */
+		case 0xaa: case 0xac:					/* meteorlake */
+			/* cpu_core's Level 1/2 are spr's; E-cores have none of its events */
+			if (core_type == TD_NOT_HYBRID || core_type == TD_CORE_CORE)
+				return &td_model_spr;
+			return NULL;
+		}
+	}
+	if (vendor == TD_X86_AMD) {
+		/* mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
+		if (family == 0x19 && (model >= 0x60 || (model & 0xf0) == 0x10))
+			return &td_model_zen4;
+		if (family == 0x1a)
+			return &td_model_zen5;
+	}
+	return NULL;
+}
+
+/**
  * td_model_nr_events() - how many of a model's events a level needs
  * @m:     the model
  * @level: 1, 2 or 3

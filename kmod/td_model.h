@@ -146,6 +146,14 @@ extern const unsigned int td_l2_pairs[TD_NR_PAIRS][3];
 extern const char * const td_l1_names[TD_NR_L1];
 extern const char * const td_l2_names[TD_NR_L2];
 
+/* td_model_x86(): the CPU's vendor, and its core type on hybrid parts */
+enum td_x86_vendor { TD_X86_INTEL, TD_X86_AMD };
+#define TD_NOT_HYBRID	(-1)
+#define TD_CORE_ATOM	0x20	/* CPUID 0x1a EAX[31:24] */
+#define TD_CORE_CORE	0x40
+
+const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
+				    unsigned int model, int core_type, bool *unchecked);
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);
 void td_finish(struct td_result *r);

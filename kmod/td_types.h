@@ -8,9 +8,11 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/stddef.h>
 #include <linux/math64.h>
 #else
 #include <stdbool.h>
+#include <stddef.h>
 typedef unsigned char u8;
 typedef signed char s8;
 typedef unsigned short u16;

@@ -31,6 +31,7 @@ enum td_state {
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
  * @last:     value at the last snapshot it was counting in
+ * @last_ns:  when @last was read, CLOCK_MONOTONIC ns
  * @based:    @last is the start of its current window
  * @last_en:  perf's enabled time at the end of the last interval, ns
  * @last_run: perf's running time then, ns
@@ -46,7 +47,7 @@ enum td_state {
  */
 struct td_counter {
 	struct perf_event *event;
-	u64 last;
+	u64 last, last_ns;
 	bool based;
 	u64 last_en, last_run;
 	u32 foreign_ppm;

@@ -278,4 +278,36 @@ TEST(level_event_counts)
 	EXPECT_EQ(3, td_model_nr_events(&td_model_neoverse_n1, 3));
 }
 
+/* x86 identities as perf's x86/mapfile.csv (linux-source-6.12) maps them */
+TEST(x86_identity)
+{
+	bool unchecked;
+
+#define X86(v, f, m, t) td_model_x86(v, f, m, t, &unchecked)
+	EXPECT_EQ(&td_model_skl, X86(TD_X86_INTEL, 6, 0x55, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_icl, X86(TD_X86_INTEL, 6, 0x6a, TD_NOT_HYBRID));
+	/* Rocket Lake: rkl-metrics.json's Level 1/2 are icl's */
+	EXPECT_EQ(&td_model_icl, X86(TD_X86_INTEL, 6, 0xa7, TD_NOT_HYBRID));
+	EXPECT_FALSE(unchecked);
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x8f, TD_NOT_HYBRID));
+	EXPECT_FALSE(unchecked);
+	/* Granite Rapids: spr's, and said to be unchecked (no 6.12 metrics) */
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xad, TD_NOT_HYBRID));
+	EXPECT_TRUE(unchecked);
+	/* Alder Lake and Meteor Lake: P-cores, and parts without E-cores */
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_CORE_CORE));
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_CORE));
+	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_ATOM));
+	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0xba, TD_CORE_ATOM));
+	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0x3f, TD_NOT_HYBRID));	/* Haswell-X */
+	/* AMD: Zen 4 is family 0x19 models 0x10-0x1f and 0x60 up; Zen 3 not */
+	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x11, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x61, TD_NOT_HYBRID));
+	EXPECT_EQ(NULL, X86(TD_X86_AMD, 0x19, 0x21, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen5, X86(TD_X86_AMD, 0x1a, 0x02, TD_NOT_HYBRID));
+	EXPECT_EQ(NULL, X86(TD_X86_AMD, 0x17, 0x31, TD_NOT_HYBRID));
+#undef X86
+}
+
 TEST_HARNESS_MAIN
