@@ -158,10 +158,11 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		for (i = 0; i < tc->nr; i++) {
 			if ((on & BIT(i)) && tc->ctr[i].event) {
 				v[i] = td_read_local(tc->ctr[i].event);
+				u64 after = ktime_get_ns();
+
 				/* read between t1 and now: taken as the middle */
-				ts[i] = ktime_get_ns();
-				swap(ts[i], t1);
-				ts[i] += (t1 - ts[i]) / 2;
+				ts[i] = t1 + (after - t1) / 2;
+				t1 = after;
 			}
 		}
 		local_irq_restore(flags);
