@@ -23,6 +23,8 @@
 #include <linux/topology.h>
 #include <linux/irqflags.h>
 #include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
@@ -179,7 +181,13 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			break;
 		tc->snap_retries++;
 	}
-	*now = t1;
+	/*
+	 * The moment of the snapshot is the normalizer's read: the window
+	 * each count is taken over (below) and so the interval's bounds.  A
+	 * slow section (a vCPU preempted in the middle) otherwise puts the
+	 * bounds tens of microseconds after the counts.
+	 */
+	*now = (on & BIT(s->norm)) && tc->ctr[s->norm].event ? ts[s->norm] : t1;
 	span = t1 - tc->snap_ns;
 
 	for (i = 0; i < tc->nr; i++) {
@@ -223,6 +231,8 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->smt, d[s->norm], node);
 	}
+	if (tc->reg && s->nr > 1)
+		td_reg_add(tc->reg, s, tc->cur, had, w);
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 
@@ -331,6 +341,8 @@ static void td_clear_acc(struct td_cpu *tc)
 		tc->ctr[i].acc_run = 0;
 	}
 	tc->en_ns = 0;
+	if (tc->reg)
+		td_reg_begin(tc->reg);
 }
 
 /* how many slices the coming interval has: whole rounds of every set */
@@ -423,6 +435,7 @@ static int td_start_sets(struct td_cpu *tc)
  */
 static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 {
+	struct td_sets old = tc->sets;
 	int ret;
 
 	td_enable(tc, tc->open, false);
@@ -432,6 +445,18 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		ret = td_start_sets(tc);
 	*now = ktime_get_ns();
 	tc->starved = ret != 0;
+	/*
+	 * What the regression learnt stays while the sets do: a CPU short of
+	 * a counter tries them all again every TD_REGROW_INTERVALS and comes
+	 * back to the same sets.  (struct td_sets has no padding.)
+	 */
+	if (!tc->starved && tc->sets.nr > 1 && !tc->reg) {
+		tc->reg = kvmalloc(sizeof(*tc->reg), GFP_KERNEL);
+		if (tc->reg)
+			td_reg_init(tc->reg, &tc->sets);
+	} else if (tc->reg && memcmp(&old, &tc->sets, sizeof(old))) {
+		td_reg_init(tc->reg, &tc->sets);
+	}
 	if (tc->starved) {
 		td_enable(tc, tc->open, false);
 		tc->sets.nr = 1;
@@ -455,7 +480,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	struct td_acc acc[TD_MAX_EVENTS];
 	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1];
 	bool not_counted = false;
-	u32 mux = TD_PPM;
+	u32 mux = TD_PPM, predicted = 0;
 	unsigned int i;
 	int ret;
 
@@ -467,7 +492,24 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		if (tc->sets.every & tc->open & BIT(i))
 			c[i] = acc[i].count;
 	td_sets_nodes(m, c, tc->smt, c[tc->sets.norm], node);
-	td_sets_scale(m, &tc->sets, tc->open, acc, node, c);
+	/*
+	 * The events that took turns, from the regression on the ones counted
+	 * all the time; not when another perf user took counters (their
+	 * counts are then scaled as perf's, and not of the windows learnt)
+	 */
+	for (i = 0; i < tc->nr; i++)
+		if (tc->ctr[i].foreign_ppm < TD_PPM)
+			break;
+	if (tc->reg && tc->sets.nr > 1 && i == tc->nr)
+		for (i = 0; i < tc->sets.nr; i++)
+			predicted |= td_reg_predict(tc->reg, &tc->sets, i,
+						    tc->open & ~tc->sets.every,
+						    c, tc->reg->pred);
+	td_sets_scale(m, &tc->sets, tc->open, acc, node, predicted,
+		      tc->reg ? tc->reg->pred : NULL, c);
+	tc->turns = tc->sets.nr > 1 ? hweight32(tc->open & ~tc->sets.every) : 0;
+	tc->regressed = hweight32(predicted);
+	tc->scaled_alone += tc->regressed < tc->turns;
 	for (i = 0; i < 3; i++)
 		tc->counted[i] = TD_PPM;
 	for (i = 0; i < tc->nr; i++) {
@@ -794,6 +836,8 @@ int td_cpu_offline(unsigned int cpu)
 	cancel_work_sync(&tc->work);
 	mutex_lock(&tc->lock);
 	td_release(tc);		/* nr and the totals stay, for raw */
+	kvfree(tc->reg);
+	tc->reg = NULL;
 	tc->state = TD_STATE_OFFLINE;
 	tc->started = false;
 	mutex_unlock(&tc->lock);

@@ -6,7 +6,8 @@
  *   cpuN/level2   Level 2, each pair adding up to its parent
  *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
  *   cpuN/info     model, width, state, multiplexing, event sets, the share
- *                 of the interval each level counted, interval
+ *                 of the interval each level counted, how many events
+ *                 that took turns were estimated by regression, interval
  *   interval_ms   sampling interval (0600)
  *   models        supported model names
  *   stats         samples, time slices, sampling and set-switching cost,
@@ -135,6 +136,8 @@ static int td_info_show(struct seq_file *s, void *unused)
 		   tc->mux_ppm % TD_PPM);
 	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
+	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
+	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
 	for (i = 0; i < 3 && i < READ_ONCE(td_level); i++)
 		seq_printf(s, "counted_level%u %u.%06u\n", i + 1,
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);

@@ -23,7 +23,7 @@
 #else
 #include <errno.h>
 #endif
-#include "td_sets.h"
+#include "td_reg.h"
 
 static unsigned int td_bits(u32 x)
 {
@@ -263,13 +263,17 @@ static u64 td_muldiv(u64 a, u64 b, u64 c)
  * @acc:  per event, its counts over the windows in which it counted
  * @node: each Level 1 node over the interval, in normalizer units
  *        (td_sets_nodes() of the events of @s->every)
+ * @predicted: the events with a regression estimate (td_reg.c)
+ * @pred: per event of @predicted, the estimate
  * @out:  per event, its count over the interval: an event of @s->every
- *        counted all of it; any other is scaled by its reference
+ *        counted all of it; any other is scaled by its reference, or where
+ *        @predicted has it, is the prediction plus its residual so scaled
  *
  * An event that did not count at all gives 0 (its caller says so).
  */
 void td_sets_scale(const struct td_model *m, const struct td_sets *s,
-		   u32 open, const struct td_acc *acc, const u64 *node, u64 *out)
+		   u32 open, const struct td_acc *acc, const u64 *node,
+		   u32 predicted, const struct td_pred *pred, u64 *out)
 {
 	unsigned int i;
 
@@ -279,15 +283,29 @@ void td_sets_scale(const struct td_model *m, const struct td_sets *s,
 	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
 		const struct td_acc *a = &acc[i];
 		unsigned int r = s->ref[i];
+		u64 num, den, sc;
+		s64 res, est;
 
 		if (!(open & ~s->every & (1U << i)))
 			continue;
-		if (s->node[i] != TD_NO_NODE && a->ref && node[s->node[i]])
-			out[i] = td_muldiv(a->count, node[s->node[i]], a->ref);
-		else if (s->node[i] == TD_NO_NODE && a->ref && r != i)
-			out[i] = td_muldiv(a->count, out[r], a->ref);
-		else
-			out[i] = td_muldiv(a->count, out[s->norm], a->norm);
+		if (s->node[i] != TD_NO_NODE && a->ref && node[s->node[i]]) {
+			num = node[s->node[i]];
+			den = a->ref;
+		} else if (s->node[i] == TD_NO_NODE && a->ref && r != i) {
+			num = out[r];
+			den = a->ref;
+		} else {
+			num = out[s->norm];
+			den = a->norm;
+		}
+		if (!(predicted & (1U << i))) {
+			out[i] = td_muldiv(a->count, num, den);
+			continue;
+		}
+		res = (s64)a->count - pred[i].part;
+		sc = td_muldiv(res < 0 ? -res : res, num, den);
+		est = pred[i].whole + (res < 0 ? -(s64)sc : (s64)sc);
+		out[i] = est > 0 ? est : 0;
 	}
 }
 

@@ -52,8 +52,10 @@ bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 		 unsigned int fixed);
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s);
+struct td_pred;
 void td_sets_scale(const struct td_model *m, const struct td_sets *s,
-		   u32 open, const struct td_acc *acc, const u64 *node, u64 *out);
+		   u32 open, const struct td_acc *acc, const u64 *node,
+		   u32 predicted, const struct td_pred *pred, u64 *out);
 void td_sets_nodes(const struct td_model *m, const u64 *c, bool smt,
 		   u64 norm, u64 *node);
 

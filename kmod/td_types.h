@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/math64.h>
+#include <linux/bits.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +19,16 @@ typedef signed char s8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+typedef long long s64;
+#define BIT_ULL(n)	(1ULL << (n))
+
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
+static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
+static inline u64 mul_u64_u64_shr(u64 a, u64 mul, unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * mul) >> shift);
+}
+
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
 {
 	return (u64)((__uint128_t)a * mul / div);

@@ -8,7 +8,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
-#include "td_sets.h"
+#include "td_reg.h"
 
 #define TD_VERSION	"0.5"
 #define TD_INTERVAL_MIN_MS	10
@@ -71,6 +71,9 @@ struct td_counter {
  * @open:     bitmap of the events opened
  * @ctr:      the counters
  * @sets:     the event sets that take turns
+ * @reg:      the regression of their events on the ones counted all the
+ *            time (td_reg.c); allocated when sets first take turns, NULL
+ *            before or when that failed (then counts are only scaled)
  * @gp:       general-purpose counters found free
  * @fixed:    fixed counters assumed free
  * @cur:      the set counting now
@@ -92,6 +95,12 @@ struct td_counter {
  * @counted:  per level (1, 2, 3), the lowest share of it that any of the
  *            level's events counted, ppm
  * @nr_sets:  sets that took turns in it
+ * @regressed: of its events that took turns, how many were estimated by
+ *            regression (the others were scaled alone)
+ * @turns:    how many of its events took turns
+ * @scaled_alone: intervals since load in which some event that took turns
+ *            was scaled alone (no regression yet, or a window without one
+ *            of the events counted all the time, or a foreign perf user)
  * @restarts: times the sets were rebuilt because a counter was taken
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
@@ -110,6 +119,7 @@ struct td_cpu {
 	u32 open;
 	struct td_counter ctr[TD_MAX_EVENTS];
 	struct td_sets sets;
+	struct td_reg *reg;
 	unsigned int gp, fixed;
 	unsigned int cur, tick, ticks;
 	u8 order[TD_MAX_SETS];
@@ -122,6 +132,8 @@ struct td_cpu {
 	u32 mux_ppm;
 	u32 counted[3];
 	unsigned int nr_sets;
+	unsigned int regressed, turns;
+	u64 scaled_alone;
 	u64 restarts;
 	u64 snap_min_ns, snap_retries;
 };

@@ -14,14 +14,15 @@ event sets), skl level=2 (Level 1 and 2 take turns on 4 counters), zen4
 level=1 with one counter fewer (as under the NMI watchdog), at intervals of
 10, 100 and 1000 ms.
 
-Asserted: the steady CPU, every interval within 0.5 pp at every level; the
-phased CPU, Level 1 p90 <= 0.1 pp and max <= 0.5 pp wherever Level 1 counts
-all the time, p90 <= 2 pp where it takes turns (at 100 and 1000 ms); Levels
-2-4 p90 <= 2 pp where that is met now (MET below).  Every other figure is
-measured and printed ("# RESULT" and "# not yet" lines): issue 9's target of
-p90 <= 2 pp for Levels 2-4 everywhere is not met yet at 10 ms intervals
-(2 to 4 rounds of 3 to 10 sets), on icl's Level 3 at 100 ms (8 sets of 3
-counters) and on skl's Level 2 at 100 ms (10 sets of one counter).
+Asserted, issue 9's targets: the steady CPU, every interval within 0.5 pp
+at every level; the phased CPU, Level 1 p90 <= 0.1 pp and max <= 0.5 pp,
+whether it counts all the time or takes turns (zen4), and Levels 2-4
+p90 <= 2 pp, at every interval; except Level 1 where it takes turns at
+10 ms intervals: p90 <= 0.25 pp is asserted, and a "# not yet" line says when
+the target (p90 <= 0.1, max <= 0.5) was missed.  Where events take turns the module
+estimates them by regression on the events counted all the time
+(kmod/td_reg.c); tdsim's rates are exact mixtures of its profiles' rates, so
+that regression can be exact here, as it cannot be on a real workload.
 """
 import json
 import os
@@ -68,14 +69,6 @@ CONFIGS = [
     ("zen4", 1, ["counters=5"], [("A", 5), ("C", 2), ("B", 17)]),
     ("icl", 3, [], [("B", 25), ("A", 3), ("C", 9)]),
 ]
-# (model, interval ms, level key) where Levels 2-4 meet p90 <= 2 pp now with a
-# margin (make bench-accuracy at the default slice_us=1000 measured at most
-# 0.6 pp there)
-MET = {("spr", 100, k) for k in ("level2", "level3", "level4")} | \
-      {("spr", 1000, k) for k in ("level2", "level3", "level4")} | \
-      {("icl", 100, k) for k in ("level2", "level4")} | \
-      {("icl", 1000, k) for k in ("level2", "level3", "level4")} | \
-      {("skl", 1000, "level2")}
 # interval (ms), intervals per CPU to collect
 INTERVALS = [(10, 120), (100, 30), (1000, 5)]
 TRUTH_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
@@ -203,20 +196,24 @@ def run_config(model, level, sim_args, sched):
         for key, _ in levels:
             es = errs[1][key]
             p50, p90, mx = pct(es, 50), pct(es, 90), max(es) if es else float("nan")
-            if key == "level1" and l1_all:
+            if key == "level1" and not l1_all and ival < 100:
+                # issue 9's target is measured, not asserted, here: p90 was
+                # 0.04-0.08 pp and max 0.29-0.77 over 120-600 intervals on a
+                # quiet host, and the Level 1 events counted all the time are
+                # off too in the worst intervals (not so without sets).  The
+                # assert keeps the regression: scaling alone gave p90 1.4.
+                ok, lim = p90 <= 0.25, "p90 <= 0.25, regression on"
+                if p90 > 0.1 or mx > 0.5:
+                    print(f"# not yet: {tag} {ival} ms level1 p90 {p90:.3f} max {mx:.3f} pp "
+                          f"(issue 9 target: p90 <= 0.1, max <= 0.5)", flush=True)
+            elif key == "level1":
                 ok, lim = p90 <= 0.1 and mx <= 0.5, "p90 <= 0.1, max <= 0.5"
-            elif key == "level1" and ival >= 100:
-                ok, lim = p90 <= 2, "p90 <= 2, Level 1 takes turns"
-            elif (model, ival, key) in MET:
-                ok, lim = p90 <= 2, "p90 <= 2"
             else:
-                print(f"# not yet: {tag} {ival} ms {key}: p90 {p90:.3f} pp "
-                      f"(issue 9 target: p90 <= 2)", flush=True)
-                ok = None
-            if ok is not None:
-                tap(len(es) >= n // 2 and ok,
-                    f"{tag} {ival} ms phases {sname} cpu1 {key}: {len(es)} intervals, "
-                    f"p50 {p50:.3f} p90 {p90:.3f} max {mx:.3f} pp ({lim})")
+                ok, lim = p90 <= 2, "p90 <= 2"
+            tap(len(es) >= n // 2 and ok,
+                f"{tag} {ival} ms phases {sname} cpu1 {key}: {len(es)} intervals, "
+                f"p50 {p50:.3f} p90 {p90:.3f} max {mx:.3f} pp ({lim}"
+                f"{'' if l1_all else ', Level 1 takes turns'})")
             print(f"# RESULT model={model} level={level} sim={','.join(sim_args) or '-'} "
                   f"interval={ival} key={key} n={len(es)} p50={p50:.4f} p90={p90:.4f} "
                   f"max={mx:.4f}", flush=True)

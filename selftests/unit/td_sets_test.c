@@ -239,14 +239,14 @@ TEST(scale_by_reference_in_the_same_windows)
 	acc[heavy] = (struct td_acc){ .count = 100, .ref = 400, .norm = 1000 };
 	/* mispredicts: 50 of 200 bad-speculation slots in their windows */
 	acc[misp] = (struct td_acc){ .count = 50, .ref = 200, .norm = 2000 };
-	td_sets_scale(m, &s, open, acc, node, out);
+	td_sets_scale(m, &s, open, acc, node, 0, NULL, out);
 	EXPECT_EQ(6000, out[slots]);
 	EXPECT_EQ(1800, out[ret]);
 	EXPECT_EQ(450, out[heavy]);	/* 25 % of 1800 */
 	EXPECT_EQ(150, out[misp]);	/* 25 % of 600 */
 	/* an event that did not count stays 0 */
 	acc[heavy] = (struct td_acc){ 0 };
-	td_sets_scale(m, &s, open, acc, node, out);
+	td_sets_scale(m, &s, open, acc, node, 0, NULL, out);
 	EXPECT_EQ(0, out[heavy]);
 }
 

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * topdown regression estimates: an event that takes turns is estimated
+ * over the whole interval from how it moves with the events counted all
+ * the time, learnt in the windows where it counted.  Built in the kernel
+ * and in userspace (unit tests).
+ */
+#ifndef _TD_REG_H
+#define _TD_REG_H
+
+#include "td_sets.h"
+
+/* regressors: the normalizer and up to 7 more events counted all the time */
+#define TD_REG_MAX	8
+#define TD_REG_TRI	(TD_REG_MAX * (TD_REG_MAX + 1) / 2)
+
+/**
+ * struct td_reg_set - what one set's windows taught
+ * @gram:   the regressors' rates (per normalizer count, Q16) multiplied
+ *          pairwise and summed over its windows, each window weighing
+ *          less by 1/2^TD_REG_DECAY_SHIFT at each newer one; packed lower
+ *          triangle, >> 8
+ * @x:      this interval: each regressor's count over the set's windows
+ * @broken: this interval: a window of the set lacked a regressor's count,
+ *          so @x does not match its events' counts (no estimate)
+ * @seen:   windows learnt from since td_reg_init(), up to TD_REG_SEEN_MAX
+ */
+struct td_reg_set {
+	u64 gram[TD_REG_TRI];
+	u64 x[TD_REG_MAX];
+	bool broken;
+	u8 seen;
+};
+
+#define TD_REG_SEEN_MAX	255
+
+/**
+ * struct td_pred - an event's regression estimate
+ * @whole: its count over the interval, as the regression predicts it
+ * @part:  its count over its own windows, as the regression predicts it
+ *         (what it really counted there, less this, is the residual)
+ */
+struct td_pred {
+	s64 whole, part;
+};
+
+/**
+ * struct td_reg - one CPU's regression state
+ * @nx:  regressors
+ * @xi:  each one's event (@xi[0]: the normalizer)
+ * @set: per set
+ * @xy:  per event, each regressor's rate times the event's rate, summed
+ *       like @gram over the windows where the event counted
+ * @pred: per event, the last interval's estimates
+ */
+struct td_reg {
+	unsigned int nx;
+	u8 xi[TD_REG_MAX];
+	struct td_reg_set set[TD_MAX_SETS];
+	u64 xy[TD_MAX_EVENTS][TD_REG_MAX];
+	struct td_pred pred[TD_MAX_EVENTS];
+};
+
+void td_reg_init(struct td_reg *r, const struct td_sets *s);
+void td_reg_begin(struct td_reg *r);
+void td_reg_add(struct td_reg *r, const struct td_sets *s, unsigned int set,
+		u32 had, const u64 *w);
+u32 td_reg_predict(const struct td_reg *r, const struct td_sets *s,
+		   unsigned int set, u32 events, const u64 *total,
+		   struct td_pred *p);
+
+#endif /* _TD_REG_H */
