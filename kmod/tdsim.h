@@ -143,7 +143,7 @@ struct tdsim_plan {
 /**
  * struct tdsim_epoch - a plan and when it started
  * @plan:  owned by the epoch
- * @start: local_clock() of the CPU at the start
+ * @start: tdsim_now() at the start (CLOCK_MONOTONIC ns)
  * @base:  the truth at @start
  */
 struct tdsim_epoch {
@@ -170,6 +170,7 @@ struct tdsim_cpu {
 	 */
 	u64 start;
 	u64 base[TDSIM_MAX_EVENTS];
+	u64 last_now;	/* the latest tdsim_now(): time never goes back */
 	/* truth history: a ring of @nr_epochs, the newest at @head */
 	struct tdsim_epoch epoch[TDSIM_EPOCHS];
 	unsigned int head;

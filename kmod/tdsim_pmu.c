@@ -17,7 +17,6 @@
 #include <linux/perf_event.h>
 #include <linux/cpu.h>
 #include <linux/random.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
@@ -28,9 +27,12 @@
 #define TDSIM_NOISE_PERIOD_NS	(10 * NSEC_PER_MSEC)
 
 /*
- * Time is the CPU's own local_clock(), the clock perf measures enabled and
- * running time with: a simulated counter then counts exactly while perf
- * says it runs, as a real one does.  So every use is on the CPU itself.
+ * Time is CLOCK_MONOTONIC, the clock topdown.ko and the tests time their
+ * reads and windows with, read the NMI-safe way.  (It was the CPU's
+ * local_clock(), perf's clock for enabled and running times; but where the
+ * TSC is marked unstable, as under QEMU's TCG, local_clock() follows the
+ * tick and strays from CLOCK_MONOTONIC by up to a tick: 10 ms windows of a
+ * phased workload were then up to 1.7 points off their truth, as counted.)
  *
  * A CPU plays a plan: its steady profile (one phase, forever) or a schedule
  * of phases that repeats from the moment it was written, its epoch.  Every
@@ -124,7 +126,7 @@ static struct tdsim_epoch *tdsim_epoch_back(struct tdsim_cpu *sc,
 	return &sc->epoch[(sc->head + TDSIM_EPOCHS - back) % TDSIM_EPOCHS];
 }
 
-/* Truth @t at @at (local_clock, not before @e's start) in epoch @e. */
+/* Truth @t at @at (not before @e's start) in epoch @e. */
 static u64 tdsim_epoch_truth(const struct tdsim_epoch *e, unsigned int t,
 			     u64 at)
 {
@@ -161,10 +163,15 @@ static void tdsim_start_pending(struct tdsim_cpu *sc, u64 now)
 	sc->pending = false;
 }
 
-/* Called on the CPU, with sc->lock held. */
+/*
+ * Called with sc->lock held.  The fast clock may read a few ns earlier
+ * than it did (an NMI in a timekeeping update): counts never go back.
+ */
 static u64 tdsim_now(struct tdsim_cpu *sc)
 {
-	u64 now = local_clock();
+	u64 now = max(ktime_get_mono_fast_ns(), sc->last_now);
+
+	sc->last_now = now;
 
 	if (sc->pending)
 		tdsim_start_pending(sc, now);
@@ -333,28 +340,6 @@ struct tdsim_truth_req {
 	int err;
 };
 
-/*
- * This CPU's local_clock() and CLOCK_MONOTONIC at one moment: the monotonic
- * clock read on both sides of the local one, the tightest of a few tries
- * (a virtual CPU may stall between two reads even with IRQs off).
- */
-static void tdsim_clock_pair(u64 *lc, u64 *kt)
-{
-	u64 k0, k1, l, best = U64_MAX;
-	unsigned int i;
-
-	for (i = 0; i < 4; i++) {
-		k0 = ktime_get_ns();
-		l = local_clock();
-		k1 = ktime_get_ns();
-		if (k1 - k0 < best) {
-			best = k1 - k0;
-			*lc = l;
-			*kt = k0 + best / 2;
-		}
-	}
-}
-
 static void tdsim_truth_here(void *arg)
 {
 	struct tdsim_truth_req *req = arg;
@@ -362,33 +347,29 @@ static void tdsim_truth_here(void *arg)
 	struct tdsim_epoch *e = NULL;
 	unsigned long flags;
 	unsigned int k, t;
-	u64 lc, kt, back;
+	u64 now;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	tdsim_clock_pair(&lc, &kt);
-	if (sc->pending)	/* a plan set while offline starts now */
-		tdsim_start_pending(sc, lc);
-	req->now_ns = kt;
+	now = tdsim_now(sc);	/* a plan set while offline starts now */
+	req->now_ns = now;
 	if (!req->at_ns)
-		req->at_ns = kt;
-	if (req->at_ns > kt) {
+		req->at_ns = now;
+	if (req->at_ns > now) {
 		req->err = -EINVAL;
 		goto out;
 	}
-	/* the same moment on this CPU's local_clock() */
-	back = kt - req->at_ns;
 	for (k = 0; k < sc->nr_epochs; k++) {
 		e = tdsim_epoch_back(sc, k);
-		if (back <= lc && e->start <= lc - back)
+		if (e->start <= req->at_ns)
 			break;
 	}
 	if (k == sc->nr_epochs) {
-		req->oldest_ns = kt - min(kt, lc - e->start);
+		req->oldest_ns = e->start;
 		req->err = -ERANGE;
 		goto out;
 	}
 	for (t = 0; t < TDSIM_NR_TRUTH; t++)
-		req->truth[t] = tdsim_epoch_truth(e, t, lc - back);
+		req->truth[t] = tdsim_epoch_truth(e, t, req->at_ns);
 out:
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 }
@@ -400,11 +381,9 @@ out:
  * @at:    out: the moment used
  * @truth: out: %TDSIM_NR_TRUTH values, indexed by TDSIM_TRUTH_*
  *
- * The moment goes to the CPU's local_clock() through both clocks read back
- * to back on that CPU, with IRQs off: exact while sched_clock is stable;
- * where the TSC was marked unstable, local_clock() follows the tick and may
- * be up to a tick away from CLOCK_MONOTONIC.  The moment may lie in any of
- * the last %TDSIM_EPOCHS epochs.
+ * The counts' clock is CLOCK_MONOTONIC, so the truth of a moment is exact
+ * whatever the TSC does.  The moment may lie in any of the last
+ * %TDSIM_EPOCHS epochs.
  *
  * Return: 0; -EINVAL for a moment in the future or before the oldest epoch
  * kept, -ENODEV for an offline CPU, each with a line in the kernel log.

@@ -87,6 +87,8 @@ struct td_counter {
  * @starved:  not even the normalizer and one more event got counters
  * @en_ns:    this interval's counted time so far, ns
  * @snap_ns:  the time of the last snapshot, CLOCK_MONOTONIC ns
+ * @from_ns:  the start of the interval being counted (the normalizer's
+ *            read that began it), CLOCK_MONOTONIC ns
  * @result:   the latest completed interval
  * @seq:      its sequence number
  * @start_ns: its start, CLOCK_MONOTONIC
@@ -104,6 +106,8 @@ struct td_counter {
  * @restarts: times the sets were rebuilt because a counter was taken
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
+ * @snap_slow: reads still too long after TD_SNAP_TRIES, taken as they were
+ * @snap_max_ns: the longest of those, ns
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
@@ -126,7 +130,7 @@ struct td_cpu {
 	u64 t0, interval_ns;
 	unsigned int gen;
 	bool started, starved;
-	u64 en_ns, snap_ns;
+	u64 en_ns, snap_ns, from_ns;
 	struct td_result result;
 	u64 seq, start_ns, end_ns;
 	u32 mux_ppm;
@@ -135,7 +139,7 @@ struct td_cpu {
 	unsigned int regressed, turns;
 	u64 scaled_alone;
 	u64 restarts;
-	u64 snap_min_ns, snap_retries;
+	u64 snap_min_ns, snap_retries, snap_slow, snap_max_ns;
 };
 
 extern unsigned int td_interval_ms;

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 #include "kselftest_harness.h"
-#include "td_sets.h"
+#include "td_reg.h"
 
 static const struct td_model * const models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
@@ -248,6 +248,38 @@ TEST(scale_by_reference_in_the_same_windows)
 	acc[heavy] = (struct td_acc){ 0 };
 	td_sets_scale(m, &s, open, acc, node, 0, NULL, out);
 	EXPECT_EQ(0, out[heavy]);
+}
+
+TEST(scale_a_regression_estimate_by_its_residual)
+{
+	const struct td_model *m = &td_model_spr;
+	int heavy = ev(m, "UOPS_RETIRED.HEAVY");
+	int misp = ev(m, "TOPDOWN.BR_MISPREDICT_SLOTS");
+	struct td_acc acc[TD_MAX_EVENTS] = { 0 };
+	struct td_pred pred[TD_MAX_EVENTS] = { 0 };
+	u64 out[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
+	u32 open = level_mask(m, 2);
+	struct td_sets s;
+
+	ASSERT_EQ(0, td_sets_build(m, open, 5, 4, &s));
+	node[TD_RETIRING] = 1800;
+	node[TD_BAD_SPECULATION] = 600;
+	acc[heavy] = (struct td_acc){ .count = 100, .ref = 400, .norm = 1000 };
+	acc[misp] = (struct td_acc){ .count = 50, .ref = 200, .norm = 2000 };
+	/* heavy predicted 500 over the interval, 90 in its windows: +10 */
+	pred[heavy] = (struct td_pred){ .whole = 500, .part = 90 };
+	/* mispredicts predicted 100, 60 in its windows: -10 */
+	pred[misp] = (struct td_pred){ .whole = 100, .part = 60 };
+	td_sets_scale(m, &s, open, acc, node, 1U << heavy | 1U << misp, pred, out);
+	/* the residual scaled by the parent: 10 * 1800 / 400, -10 * 600 / 200 */
+	EXPECT_EQ(545, out[heavy]);
+	EXPECT_EQ(70, out[misp]);
+	/* a prediction below the residual's share is 0, never negative */
+	pred[misp] = (struct td_pred){ .whole = 10, .part = 60 };
+	td_sets_scale(m, &s, open, acc, node, 1U << misp, pred, out);
+	EXPECT_EQ(0, out[misp]);
+	/* an event not in @predicted is scaled alone */
+	EXPECT_EQ(450, out[heavy]);
 }
 
 TEST_HARNESS_MAIN
