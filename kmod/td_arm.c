@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topdown models of Arm Neoverse N2 (5 slots) and V2 (8 slots), with the
- * Level 1 formulas of perf's arm64/arm/neoverse-n2-v2/metrics.json (Arm's
- * telemetry formulas, non-r0p0 form):
+ * topdown models of Arm Neoverse N2 (5 slots), V1 and V2 (8 slots), with
+ * the Level 1 formulas of perf's arm64/arm/neoverse-n2-v2/metrics.json
+ * (Arm's telemetry formulas; N2 r0p0 to r0p2 take CPU_CYCLES from
+ * STALL_SLOT and STALL_SLOT_FRONTEND first) and neoverse-v1/metrics.json
+ * (4 * BR_MIS_PRED all from frontend bound, none from backend):
  *
  *   frontend = STALL_SLOT_FRONTEND / (CPU_CYCLES * slots) - BR_MIS_PRED / CPU_CYCLES
  *   backend  = STALL_SLOT_BACKEND / (CPU_CYCLES * slots) - 3 * BR_MIS_PRED / CPU_CYCLES
@@ -47,29 +49,73 @@ static const struct td_event neoverse_events[ARM_NR] = {
 	[ARM_BR_MIS_PRED]	= { "BR_MIS_PRED", 0x10, 1, ALL6, NOFIX },
 };
 
-static int neoverse_compute(const struct td_model *m, const u64 *c, bool smt,
-			    struct td_result *r)
+/*
+ * Level 1 of the slot-based Neoverse formulas.  @stall_less_cycles: the
+ * N2 r0p0-r0p2 form, whose STALL_SLOT and STALL_SLOT_FRONTEND count one
+ * more per cycle; @misp_fe and @misp_be: the BR_MIS_PRED per cycle taken
+ * from frontend and backend bound into bad speculation (N2/V2: 1 and 3;
+ * V1: 4 and 0).
+ */
+static int neoverse_l1(const struct td_model *m, const u64 *c,
+		       bool stall_less_cycles, unsigned int misp_fe,
+		       unsigned int misp_be, struct td_result *r)
 {
-	u64 slots = m->width * c[ARM_CYCLES];
+	u64 cycles = c[ARM_CYCLES], slots = m->width * cycles;
 	u64 misp = c[ARM_BR_MIS_PRED];
+	u64 stall = c[ARM_STALL_SLOT], stall_fe = c[ARM_STALL_SLOT_FRONTEND];
 	u32 busy, ret;
 
 	if (!slots)
 		return -ENODATA;
+	if (stall_less_cycles) {
+		stall = stall > cycles ? stall - cycles : 0;
+		stall_fe = stall_fe > cycles ? stall_fe - cycles : 0;
+	}
 	*r = (struct td_result){ .has_l2 = false };
 	/* BR_MIS_PRED / CPU_CYCLES = width * BR_MIS_PRED / slots */
-	r->l1[TD_FRONTEND_BOUND] = td_frac_diff(c[ARM_STALL_SLOT_FRONTEND],
-						m->width * misp, slots);
+	r->l1[TD_FRONTEND_BOUND] = td_frac_diff(stall_fe,
+						misp_fe * m->width * misp, slots);
 	r->l1[TD_BACKEND_BOUND] = td_frac_diff(c[ARM_STALL_SLOT_BACKEND],
-					       3 * m->width * misp, slots);
-	busy = td_frac_diff(slots, c[ARM_STALL_SLOT], slots);
+					       misp_be * m->width * misp, slots);
+	busy = td_frac_diff(slots, stall, slots);
 	ret = c[ARM_OP_SPEC] ? (c[ARM_OP_RETIRED] >= c[ARM_OP_SPEC] ? busy :
 		(u32)mul_u64_u64_div_u64(c[ARM_OP_RETIRED], busy,
 					 c[ARM_OP_SPEC])) : 0;
 	r->l1[TD_RETIRING] = ret;
-	r->l1[TD_BAD_SPECULATION] = busy - ret + td_frac(4 * misp, c[ARM_CYCLES]);
+	r->l1[TD_BAD_SPECULATION] = busy - ret +
+		td_frac((misp_fe + misp_be) * misp, cycles);
 	td_fit(r->l1, TD_NR_L1, TD_PPM);
 	return 0;
+}
+
+static int neoverse_compute(const struct td_model *m, const u64 *c, bool smt,
+			    struct td_result *r)
+{
+	return neoverse_l1(m, c, false, 1, 3, r);
+}
+
+/*
+ * perf's N2 expressions take (STALL_SLOT - CPU_CYCLES) and
+ * (STALL_SLOT_FRONTEND - CPU_CYCLES) unless
+ * strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1, which
+ * reads A | !B (^ binds tighter; each is "this part, at or above this
+ * revision"): on N2 r0p0 to r0p2 only.
+ */
+static int n2_r0_compute(const struct td_model *m, const u64 *c, bool smt,
+			 struct td_result *r)
+{
+	return neoverse_l1(m, c, true, 1, 3, r);
+}
+
+/*
+ * V1 (perf's arm64/arm/neoverse-v1/metrics.json, 8 slots written in):
+ * frontend less 4 * BR_MIS_PRED / CPU_CYCLES, backend and retiring as
+ * sbsa.json's, bad speculation plus the same.
+ */
+static int v1_compute(const struct td_model *m, const u64 *c, bool smt,
+		      struct td_result *r)
+{
+	return neoverse_l1(m, c, false, 4, 0, r);
 }
 
 const struct td_model td_model_neoverse_n2 = {
@@ -81,6 +127,29 @@ const struct td_model td_model_neoverse_n2 = {
 	.gp_counters = 6,
 	.fixed_counters = 1,
 	.compute = neoverse_compute,
+};
+
+/* Neoverse N2 r0p0 to r0p2 */
+const struct td_model td_model_neoverse_n2_r0 = {
+	.name = "neoverse-n2-r0p2",
+	.vendor = TD_ARM,
+	.width = 5,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = n2_r0_compute,
+};
+
+const struct td_model td_model_neoverse_v1 = {
+	.name = "neoverse-v1",
+	.vendor = TD_ARM,
+	.width = 8,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = v1_compute,
 };
 
 const struct td_model td_model_neoverse_v2 = {

@@ -63,7 +63,11 @@ static const struct td_model *td_identify(unsigned int cpu)
 		switch (MIDR_PARTNUM(midr)) {
 		case 0xd0c:	/* Neoverse N1 */
 			return &td_model_neoverse_n1;
-		case 0xd49:	/* Neoverse N2 */
+		case 0xd40:	/* Neoverse V1 */
+			return &td_model_neoverse_v1;
+		case 0xd49:	/* Neoverse N2; r0p0 to r0p2 count differently */
+			if (!MIDR_VARIANT(midr) && MIDR_REVISION(midr) <= 2)
+				return &td_model_neoverse_n2_r0;
 			return &td_model_neoverse_n2;
 		case 0xd4f:	/* Neoverse V2 */
 			return &td_model_neoverse_v2;

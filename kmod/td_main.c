@@ -35,13 +35,6 @@ MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not f
 /* one more at each change of the interval: each CPU then starts a new one */
 unsigned int td_gen;
 
-const struct td_model * const td_models[] = {
-	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
-	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
-	&td_model_neoverse_v2,
-};
-
-const unsigned int td_nr_models = ARRAY_SIZE(td_models);
 const struct td_model *td_forced_model;
 
 struct td_stats td_stats;

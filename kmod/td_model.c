@@ -111,6 +111,15 @@ const char * const td_l2_names[TD_NR_L2] = {
 	[TD_CORE_BOUND] = "core_bound",
 };
 
+/* every model, for model= and for tdnl, which shares these tables */
+const struct td_model * const td_models[] = {
+	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
+	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
+	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
+};
+
+const unsigned int td_nr_models = sizeof(td_models) / sizeof(td_models[0]);
+
 /* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
 const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
 	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },

@@ -193,7 +193,8 @@ struct tdsim_cpu *tdsim_cpu(unsigned int cpu);
 extern const struct tdsim_model tdsim_skl, tdsim_icl, tdsim_spr;
 extern const struct tdsim_model tdsim_zen4, tdsim_zen5;
 extern const struct tdsim_model tdsim_neoverse_n1, tdsim_neoverse_n2;
-extern const struct tdsim_model tdsim_neoverse_v2;
+extern const struct tdsim_model tdsim_neoverse_v2, tdsim_neoverse_v1;
+extern const struct tdsim_model tdsim_neoverse_n2_r0;
 
 /* tdsim_profile.c */
 void tdsim_profile_default(const struct tdsim_model *m,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tdsim models of Arm Neoverse cores.  N2 (5 slots) and V2 (8 slots) follow
- * perf's arm64/arm/neoverse-n2-v2/metrics.json (Arm's telemetry formulas,
- * non-r0p0 form):
+ * perf's arm64/arm/neoverse-n2-v2/metrics.json (Arm's telemetry formulas;
+ * N2 r0p0 to r0p2 and V1 below):
  *
  *   frontend = STALL_SLOT_FRONTEND / (CPU_CYCLES * slots) - BR_MIS_PRED / CPU_CYCLES
  *   backend  = STALL_SLOT_BACKEND / (CPU_CYCLES * slots) - 3 * BR_MIS_PRED / CPU_CYCLES
@@ -69,6 +69,38 @@ static void neoverse_rates(const struct tdsim_model *m,
 	r[ARM_STALL_BACKEND] = P(BACKEND_BOUND);
 }
 
+/*
+ * N2 r0p0 to r0p2: STALL_SLOT and STALL_SLOT_FRONTEND also count one per
+ * cycle, which perf's formulas take off again on those revisions.
+ */
+static void n2_r0_rates(const struct tdsim_model *m,
+			const struct tdsim_profile *p,
+			unsigned int siblings, u32 *r)
+{
+	neoverse_rates(m, p, siblings, r);
+	r[ARM_STALL_SLOT_FRONTEND] += ONE;
+	r[ARM_STALL_SLOT] += ONE;
+}
+
+/*
+ * V1 (neoverse-v1/metrics.json): frontend = STALL_SLOT_FRONTEND / (8 *
+ * CPU_CYCLES) - 4 * BR_MIS_PRED / CPU_CYCLES, backend = STALL_SLOT_BACKEND
+ * / (8 * CPU_CYCLES), retiring and bad speculation as N2's.
+ */
+static void v1_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
+		     unsigned int siblings, u32 *r)
+{
+	u32 w = m->width;
+	u32 b;
+
+	neoverse_rates(m, p, siblings, r);
+	b = r[ARM_BR_MIS_PRED];
+	r[ARM_STALL_SLOT_FRONTEND] = (P(FRONTEND_BOUND) + 4 * b) * w;
+	r[ARM_STALL_SLOT_BACKEND] = P(BACKEND_BOUND) * w;
+	r[ARM_STALL_SLOT] = r[ARM_STALL_SLOT_FRONTEND] +
+			    r[ARM_STALL_SLOT_BACKEND];
+}
+
 const struct tdsim_model tdsim_neoverse_n2 = {
 	.name = "neoverse-n2",
 	.vendor = TDSIM_ARM,
@@ -78,6 +110,28 @@ const struct tdsim_model tdsim_neoverse_n2 = {
 	.events = neoverse_events,
 	.nr_events = ARM_NR,
 	.rates = neoverse_rates,
+};
+
+const struct tdsim_model tdsim_neoverse_n2_r0 = {
+	.name = "neoverse-n2-r0p2",
+	.vendor = TDSIM_ARM,
+	.width = 5,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.rates = n2_r0_rates,
+};
+
+const struct tdsim_model tdsim_neoverse_v1 = {
+	.name = "neoverse-v1",
+	.vendor = TDSIM_ARM,
+	.width = 8,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.rates = v1_rates,
 };
 
 const struct tdsim_model tdsim_neoverse_v2 = {

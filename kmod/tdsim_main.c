@@ -28,7 +28,7 @@
 
 static char *model = "spr";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-v2");
+MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2");
 
 static int counters = -1;
 module_param(counters, int, 0444);
@@ -44,7 +44,8 @@ MODULE_PARM_DESC(noise_ppm, "jitter every event rate by up to this many ppm (def
 
 static const struct tdsim_model * const tdsim_models[] = {
 	&tdsim_skl, &tdsim_icl, &tdsim_spr, &tdsim_zen4, &tdsim_zen5,
-	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_v2,
+	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_n2_r0,
+	&tdsim_neoverse_v1, &tdsim_neoverse_v2,
 };
 
 const struct tdsim_model *tdsim_model;
@@ -369,7 +370,7 @@ static int __init tdsim_init(void)
 		if (!strcmp(model, tdsim_models[i]->name))
 			tdsim_model = tdsim_models[i];
 	if (!tdsim_model) {
-		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-v2)\n",
+		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2)\n",
 		       model);
 		return -EINVAL;
 	}

@@ -148,8 +148,6 @@ extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;
 extern const struct td_model *td_forced_model;
-extern const struct td_model * const td_models[];
-extern const unsigned int td_nr_models;
 
 /* statistics, under td_stats_lock */
 struct td_stats {

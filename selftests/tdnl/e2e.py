@@ -260,10 +260,13 @@ def check_config(cpus):
     r = sh("tdnl", "-j", "info")
     info = json.loads(r.stdout)
     spr = [m for m in info["models"] if m["name"] == "spr"][0]
-    tap(len(info["cpus"]) == len(cpus) and len(info["models"]) == 8 and
+    models = open(f"{TD}/models").read().split()
+    tap(len(info["cpus"]) == len(cpus) and
+        [m["name"] for m in info["models"]] == models and
         [e["id"] for e in spr["events"]] == list(range(17)) and
         spr["events"][0]["name"] == "TOPDOWN.SLOTS" and spr["events"][0]["config"] == "0x400",
-        f"tdnl -j info: {len(info['cpus'])} CPUs, {len(info['models'])} models, spr's 17 events")
+        f"tdnl -j info: {len(info['cpus'])} CPUs, {len(info['models'])} models "
+        f"(debugfs models: {len(models)}), spr's 17 events")
 
 
 def check_no_pmu(cpus):

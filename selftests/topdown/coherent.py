@@ -115,8 +115,10 @@ EVENTS["zen5"] = {1: EVENTS["zen4"][1],
                   2: ["de_no_dispatch_per_slot.no_ops_from_frontend:c8", "ex_ret_brn_misp",
                       "bp_redirects.resync"] + EVENTS["zen4"][2][3:]}
 EVENTS["neoverse-v2"] = EVENTS["neoverse-n2"]
+EVENTS["neoverse-n2-r0p2"] = EVENTS["neoverse-n2"]
+EVENTS["neoverse-v1"] = EVENTS["neoverse-n2"]
 WIDTH = {"skl": 4, "icl": 5, "spr": 6, "zen4": 6, "zen5": 8, "neoverse-n1": 4,
-         "neoverse-n2": 5, "neoverse-v2": 8}
+         "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8}
 
 
 def expected_events(model, level, smt):
@@ -344,19 +346,24 @@ def zen(A, c, smt, w):
     return finish(A, l1, l2)
 
 
-def neoverse(A, c, smt, w):
-    """neoverse-n2-v2/metrics.json (not the r0p0 STALL_SLOT - CPU_CYCLES form)"""
+def neoverse(A, c, smt, w, r0=False, misp_fe=1, misp_be=3):
+    """neoverse-n2-v2/metrics.json; r0: N2 r0p0-r0p2, whose STALL_SLOT and
+    STALL_SLOT_FRONTEND less CPU_CYCLES; neoverse-v1/metrics.json moves
+    4 * BR_MIS_PRED from frontend alone (misp_fe=4, misp_be=0)"""
     cyc = c["CPU_CYCLES"]
     slots, misp = w * cyc, c["BR_MIS_PRED"]
     if not slots:
         return None
+    stall, stall_fe = c["STALL_SLOT"], c["STALL_SLOT_FRONTEND"]
+    if r0:
+        stall, stall_fe = max(stall - cyc, 0), max(stall_fe - cyc, 0)
     l1 = [0] * 6
-    l1[FE] = A.diff(c["STALL_SLOT_FRONTEND"], w * misp, slots)
-    l1[BE] = A.diff(c["STALL_SLOT_BACKEND"], 3 * w * misp, slots)
-    busy = A.diff(slots, c["STALL_SLOT"], slots)
+    l1[FE] = A.diff(stall_fe, misp_fe * w * misp, slots)
+    l1[BE] = A.diff(c["STALL_SLOT_BACKEND"], misp_be * w * misp, slots)
+    busy = A.diff(slots, stall, slots)
     r, s = c["OP_RETIRED"], c["OP_SPEC"]
     l1[R] = (busy if r >= s else A.muldiv(r, busy, s)) if s else 0
-    l1[BS] = busy - l1[R] + A.frac(4 * misp, cyc)
+    l1[BS] = busy - l1[R] + A.frac((misp_fe + misp_be) * misp, cyc)
     return finish(A, l1, None)
 
 
@@ -373,7 +380,9 @@ def n1(A, c, smt, w):
 
 
 FORMULAS = {"skl": skl, "icl": icl, "spr": spr, "zen4": zen, "zen5": zen,
-            "neoverse-n1": n1, "neoverse-n2": neoverse, "neoverse-v2": neoverse}
+            "neoverse-n1": n1, "neoverse-n2": neoverse, "neoverse-v2": neoverse,
+            "neoverse-n2-r0p2": lambda A, c, smt, w: neoverse(A, c, smt, w, r0=True),
+            "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0)}
 
 
 def printed_nodes(model):
@@ -518,6 +527,8 @@ RUNS = [
     ("neoverse-n2", None, 0, [(1, True)]),
     ("neoverse-n2", 4, 30000, [(1, False)]),
     ("neoverse-v2", None, 30000, [(1, True)]),
+    ("neoverse-n2-r0p2", None, 30000, [(1, True)]),
+    ("neoverse-v1", 4, 0, [(1, False)]),
 ]
 
 

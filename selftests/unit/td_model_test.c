@@ -210,6 +210,50 @@ TEST(neoverse_n2_hand_computed)
 	EXPECT_FALSE(r.has_l2);
 }
 
+TEST(neoverse_n2_r0p2_takes_the_cycles_off)
+{
+	/*
+	 * The case above as N2 r0p0 to r0p2 count it: STALL_SLOT and
+	 * STALL_SLOT_FRONTEND one more per cycle (1000 more).  Their model
+	 * takes them off again and gives the same; the later revisions'
+	 * formulas would put frontend 20 points high.
+	 */
+	const u64 c[] = { 1000, 2050, 1650, 3700, 2000, 2300, 10 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_n2_r0.compute(&td_model_neoverse_n2_r0,
+						     c, false, &r));
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	ASSERT_EQ(0, td_model_neoverse_n2.compute(&td_model_neoverse_n2, c,
+						  false, &r));
+	/* frontend 40 %, busy 26 %: fitted, frontend still 20 points over */
+	EXPECT_GT(r.l1[TD_FRONTEND_BOUND], 380000);
+}
+
+TEST(neoverse_v1_hand_computed)
+{
+	/*
+	 * cycles 1000, slots 8 * 1000, BR_MIS_PRED 10: frontend
+	 * 2000/8000 - 4 % = 21 %; backend 2400/8000 = 30 % (nothing taken off
+	 * on V1); busy 1 - 4400/8000 = 45 %; retiring 2000/2500 * 45 % = 36 %;
+	 * bad speculation (1 - 2000/2500) * 45 % + 4 % = 13 %.
+	 */
+	const u64 c[] = { 1000, 2000, 2400, 4400, 2000, 2500, 10 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_neoverse_v1.compute(&td_model_neoverse_v1, c,
+						  false, &r));
+	EXPECT_EQ(210000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(360000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(130000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_FALSE(r.has_l2);
+}
+
 TEST(neoverse_v2_all_stalled)
 {
 	/* every slot stalled at the backend: 100 % backend, no division by OP_SPEC 0 */

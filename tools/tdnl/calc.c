@@ -11,19 +11,13 @@
 #include <string.h>
 #include "tdnl.h"
 
-static const struct td_model * const kmodels[] = {
-	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
-	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
-	&td_model_neoverse_v2,
-};
-
 /* the built-in model, if it has exactly the module's events */
 static const struct td_model *kmodel(const struct tdnl_model *m)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_SIZE(kmodels); i++) {
-		const struct td_model *k = kmodels[i];
+	for (i = 0; i < td_nr_models; i++) {
+		const struct td_model *k = td_models[i];
 
 		if (strcmp(k->name, m->name) || k->nr_events != m->nr_events)
 			continue;
