@@ -118,7 +118,7 @@ const struct td_model * const td_models[] = {
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
 };
 
-const unsigned int td_nr_models = sizeof(td_models) / sizeof(td_models[0]);
+const unsigned int td_nr_models = ARRAY_SIZE(td_models);
 
 /* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
 const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {

@@ -11,6 +11,7 @@
 #include <linux/stddef.h>
 #include <linux/math64.h>
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,6 +22,9 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef long long s64;
 #define BIT_ULL(n)	(1ULL << (n))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
 static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
