@@ -14,6 +14,12 @@
 
 TOP   := $(CURDIR)
 KVER  ?= $(shell uname -r)
+# An arm64 release (6.12.117+deb12-arm64) is cross-built against Debian's
+# arm64 headers, unpacked by selftests/vm/arm64-root (make arm64-root).
+ifneq ($(filter %-arm64,$(KVER)),)
+KDIR  ?= $(TOP)/build/arm64/root/usr/src/linux-headers-$(KVER)
+KARCH := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+endif
 KDIR  ?= /lib/modules/$(KVER)/build
 # Objects go to build/<kernel release>/ so one checkout builds for several kernels.
 OBJ   := $(TOP)/build/$(KVER)
@@ -23,14 +29,19 @@ LSRC  := $(TOP)/build/linux-source-6.12
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make
+	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 
-.PHONY: all modules tools deps lsrc run check bench-accuracy clean checkpatch sparse
+.PHONY: all modules tools tools-arm64 arm64-root deps lsrc run check bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
+# arm64 among dpkg's architectures: selftests/vm/arm64-root downloads arm64
+# packages (it unpacks them under build/, it installs none).
 deps:
-	@missing=$$(for p in $(DEPS); do \
+	@dpkg --print-foreign-architectures | grep -qx arm64 || \
+		{ dpkg --add-architecture arm64 && apt-get update -q; }; \
+	missing=$$(for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 			grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -43,7 +54,7 @@ deps:
 modules:
 	@mkdir -p $(OBJ)
 	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
-	$(MAKE) -C $(KDIR) M=$(OBJ) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
 # the kselftest harness, perf's event tables and the YNL CLI.
@@ -77,6 +88,18 @@ tools: $(TOP)/build/bin/tdnl
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
 	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl)
+
+# The guest's arm64 userland and kernel, and the headers to cross-build against.
+ARM64_ROOT := $(TOP)/build/arm64/root
+arm64-root:
+	@selftests/vm/arm64-root > /dev/null
+
+# tdnl for arm64: libmnl's headers are the host's, the library the arm64 one.
+tools-arm64: $(TOP)/build/arm64/bin/tdnl
+$(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
+	@mkdir -p $(TOP)/build/arm64/bin
+	aarch64-linux-gnu-gcc $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) \
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc

@@ -10,6 +10,7 @@
  * beside it.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include "tdsim.h"
 
 #define ALL4	0x000f		/* JSON "Counter": "0,1,2,3" */
