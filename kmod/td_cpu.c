@@ -77,6 +77,46 @@ static const struct td_model *td_identify(unsigned int cpu)
 	return NULL;
 }
 
+#ifdef CONFIG_ARM64
+static void td_read_pmceid(void *id)
+{
+	((u64 *)id)[0] = read_sysreg(pmceid0_el0);
+	((u64 *)id)[1] = read_sysreg(pmceid1_el0);
+}
+
+/*
+ * Whether @cpu's PMUv3 implements the common event @config.  A raw event
+ * it does not implement is created all the same and counts nothing (the
+ * kernel's armv8pmu maps any raw number), so the module asks the PMU:
+ * PMCEID0/1_EL0 have a bit for each of events 0x0-0x3f in their low
+ * halves and 0x4000-0x403f in their high halves, the bits the kernel's
+ * sysfs events/ directory is made from.  Other numbers are
+ * IMPLEMENTATION DEFINED and cannot be asked about: taken as counted.
+ */
+static bool td_pmu_implements(unsigned int cpu, u64 config)
+{
+	unsigned int reg, bit;
+	u64 id[2];
+
+	if (config < 0x40) {
+		reg = config / 32;
+		bit = config % 32;
+	} else if (config >= 0x4000 && config < 0x4040) {
+		reg = (config - 0x4000) / 32;
+		bit = 32 + (config - 0x4000) % 32;
+	} else {
+		return true;
+	}
+	smp_call_function_single(cpu, td_read_pmceid, id, 1);
+	return id[reg] >> bit & 1;
+}
+#else
+static bool td_pmu_implements(unsigned int cpu, u64 config)
+{
+	return true;
+}
+#endif
+
 static void td_describe(unsigned int cpu, char *buf, size_t len)
 {
 #ifdef CONFIG_X86
@@ -763,6 +803,7 @@ int td_cpu_online(unsigned int cpu)
 	tc->model = m;
 	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
 	tc->err = 0;
+	tc->err_event = NULL;
 	tc->nr = 0;
 	tc->open = 0;
 	if (!m) {
@@ -806,6 +847,11 @@ again:
 		 */
 		attr.pinned = !!(tc->sets.every & BIT(i));
 		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
+		/* the hardware PMU's own events only (tdsim is not PMUv3) */
+		if (td_pmu_type < 0 && !td_pmu_implements(cpu, attr.config)) {
+			tc->err = -EOPNOTSUPP;
+			break;
+		}
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && m->events[i].gp_form &&
 		    m->events[i].fixed >= 0 &&
@@ -830,6 +876,8 @@ again:
 		k->event = ev;
 	}
 	if (tc->err) {
+		if (i < nr && tc->nr)
+			tc->err_event = td_event_form(&m->events[i], tc->fixed)->name;
 		td_release(tc);
 		tc->nr = 0;
 		tc->open = 0;
@@ -845,6 +893,10 @@ again:
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
 					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
+		else if (tc->err == -EOPNOTSUPP)
+			pr_info_ratelimited("cpu%u: %s (%#llx) is not implemented by its PMU (PMCEID): not counted\n",
+					    cpu, m->events[i].name,
+					    m->events[i].config);
 		else if (i < nr && tc->nr)
 			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
 					    cpu, m->events[i].name,

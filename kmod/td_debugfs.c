@@ -126,7 +126,9 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
 	seq_printf(s, "width %u\n", tc->model ? tc->model->width : 0);
 	if (tc->state == TD_STATE_ERROR)
-		seq_printf(s, "state error %d\n", tc->err);
+		seq_printf(s, "state error %d%s%s\n", tc->err,
+			   tc->err_event ? " " : "",
+			   tc->err_event ? tc->err_event : "");
 	else
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
 	seq_printf(s, "counters %u\n", open);

@@ -67,6 +67,7 @@ struct td_counter {
  * @active:   the timer and work may run (counters open, CPU online)
  * @state:    see enum td_state
  * @err:      errno of the failed counter creation
+ * @err_event: the event it failed on, or NULL
  * @nr:       counters in use (the model's events for the level)
  * @open:     bitmap of the events opened
  * @ctr:      the counters
@@ -119,6 +120,7 @@ struct td_cpu {
 	bool active;
 	enum td_state state;
 	int err;
+	const char *err_event;
 	unsigned int nr;
 	u32 open;
 	struct td_counter ctr[TD_MAX_EVENTS];

@@ -1,16 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host checks of the kernel code: warning-free W=1 builds and sparse (C=2)
-# against Debian's 6.1 and 6.12 headers, and checkpatch.pl --strict from
+# against Debian's 6.1 and 6.12 headers, for amd64 and cross-built for
+# arm64, tdnl cross-built for arm64, and checkpatch.pl --strict from
 # linux-source-6.12, used in place.
 set -u
 cd "$(dirname "$0")/.."
 source selftests/lib.sh
 TOP=$PWD
 
-for short in 6.1 6.12; do
+# amd64, then the same releases cross-built for arm64 (Debian's arm64
+# headers, unpacked by selftests/vm/arm64-root)
+arm64_root=$(selftests/vm/arm64-root) || t_fail "arm64 headers unpacked (selftests/vm/arm64-root)"
+for rel in 6.1 6.12 6.1-arm64 6.12-arm64; do
+	short=${rel%-arm64}
 	kver=$(selftests/vm/kver "$short") || { t_fail "headers for $short installed"; continue; }
 	kdir=/lib/modules/$kver/build
+	karch=()
+	if [[ $rel == *-arm64 ]]; then
+		kver=${kver%-amd64}-arm64
+		kdir=$arm64_root/usr/src/linux-headers-$kver
+		karch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	fi
 	obj=$TOP/build/$kver
 	# rebuild from scratch so every warning shows
 	find "$obj" -name "*.o" -delete 2>/dev/null
@@ -24,7 +35,7 @@ for short in 6.1 6.12; do
 		echo "$log" | sed 's/^/# /' | tail -40
 	fi
 	# C=2 runs sparse on every source, whether rebuilt or not
-	log=$(make -C "$kdir" M="$obj" W=1 C=2 modules 2>&1)
+	log=$(make -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1)
 	checked=$(grep -c "  CHECK " <<<"$log")
 	warn=$(grep -E "warning:|error:" <<<"$log")
 	if [ "$checked" -gt 0 ] && [ -z "$warn" ]; then
@@ -34,6 +45,15 @@ for short in 6.1 6.12; do
 		echo "$warn" | sed 's/^/# /' | head -40
 	fi
 done
+
+# tdnl for arm64 (-Werror), against the arm64 libmnl
+log=$(make -s tools-arm64 2>&1)
+if [ $? -eq 0 ] && file build/arm64/bin/tdnl | grep -q "ARM aarch64"; then
+	t_ok "tdnl cross-builds for arm64 with -Wall -Wextra -Werror"
+else
+	t_fail "tdnl cross-builds for arm64 with -Wall -Wextra -Werror"
+	echo "$log" | sed 's/^/# /' | tail -20
+fi
 
 mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] uapi/linux/*.h 2>/dev/null)
 mapfile -t srcs < <(printf '%s\n' "${srcs[@]}" | sort -u)
