@@ -31,6 +31,9 @@
 #endif
 #ifdef CONFIG_ARM64
 #include <asm/cputype.h>
+#ifdef TD_HAVE_ARM_PMUV3_H
+#include <linux/perf/arm_pmuv3.h>
+#endif
 #endif
 #include "topdown.h"
 
@@ -483,6 +486,60 @@ static void td_repin(struct td_cpu *tc)
 }
 
 /*
+ * perf's hw.idx of fixed counter @n, to see whether an event got it: on x86
+ * INTEL_PMC_IDX_FIXED + n (32 + n in 6.1 and 6.12), and tdsim numbers its
+ * own counters so for every model; on arm64's PMUv3 the cycle counter,
+ * ARMV8_PMU_CYCLE_IDX (31) since include/linux/perf/arm_pmuv3.h has it,
+ * ARMV8_IDX_CYCLE_COUNTER (0, private to arch/arm64/kernel/perf_event.c)
+ * in 6.1.
+ */
+static int td_fixed_idx(unsigned int n)
+{
+#ifdef CONFIG_ARM64
+	if (td_pmu_type < 0)
+#ifdef ARMV8_PMU_CYCLE_IDX
+		return ARMV8_PMU_CYCLE_IDX;
+#else
+		return 0;
+#endif
+#endif
+	return 32 + n;
+}
+
+/*
+ * Which counters others hold, for info: a fixed counter whose event perf
+ * placed on a general-purpose one instead (the NMI watchdog's cycles event
+ * sits on fixed counter 1 of Intel CPUs, on the cycle counter of Arm
+ * ones), then the general-purpose counters the sets were made without
+ * beyond those events'.  A fixed counter none of the level's events uses
+ * is not seen.
+ */
+static void td_find_held(struct td_cpu *tc)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i, moved = 0;
+	u32 held = 0;
+
+	for (i = 0; i < tc->nr; i++) {
+		const struct td_event *e = &m->events[i];
+		struct perf_event *ev = tc->ctr[i].event;
+		int idx;
+
+		if (!ev || e->fixed < 0 || (unsigned int)e->fixed >= tc->fixed ||
+		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
+			continue;
+		idx = READ_ONCE(ev->hw.idx);
+		if (idx >= 0 && idx != td_fixed_idx(e->fixed)) {
+			held |= BIT(e->fixed);
+			moved++;
+		}
+	}
+	tc->held_fixed = held;
+	tc->held_gp = m->gp_counters > tc->gp + moved ?
+		m->gp_counters - tc->gp - moved : 0;
+}
+
+/*
  * Enable the counters of the first set with the ones counted all the time.
  * Where some do not get a counter (the NMI watchdog or another perf user
  * holds one), fewer counters are taken to be free and the sets are made
@@ -499,8 +556,10 @@ static int td_start_sets(struct td_cpu *tc)
 		tc->cur = tc->order[0];
 		td_enable(tc, td_on(tc), true);
 		missing = td_missing(tc);
-		if (!missing)
+		if (!missing) {
+			td_find_held(tc);
 			return 0;
+		}
 		td_enable(tc, tc->open, false);
 		if (tc->gp <= missing)
 			return -ENOSPC;
@@ -804,6 +863,8 @@ int td_cpu_online(unsigned int cpu)
 	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
 	tc->err = 0;
 	tc->err_event = NULL;
+	tc->held_fixed = 0;
+	tc->held_gp = 0;
 	tc->nr = 0;
 	tc->open = 0;
 	if (!m) {

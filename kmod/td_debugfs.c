@@ -145,6 +145,13 @@ static int td_info_show(struct seq_file *s, void *unused)
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);
 	seq_printf(s, "gp_free %u\n", tc->gp);
 	seq_printf(s, "fixed %u\n", tc->fixed);
+	seq_puts(s, "held");
+	for (i = 0; i < 32; i++)
+		if (tc->held_fixed & BIT(i))
+			seq_printf(s, " fixed%u", i);
+	if (tc->held_gp)
+		seq_printf(s, " gp%u", tc->held_gp);
+	seq_puts(s, tc->held_fixed || tc->held_gp ? "\n" : " none\n");
 	seq_printf(s, "restarts %llu\n", tc->restarts);
 	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap_min_ns);
 	seq_printf(s, "snapshot_retries %llu\n", tc->snap_retries);

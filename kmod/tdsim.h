@@ -178,6 +178,7 @@ struct tdsim_cpu {
 	bool pending;		/* epoch[head] set while offline: no start yet */
 	u32 gp_used;			/* bitmap of busy GP counters */
 	u32 fixed_used;			/* bitmap of busy fixed counters */
+	struct perf_event *wd;		/* watchdog=1: the counter it holds */
 };
 
 extern const struct tdsim_model *tdsim_model;
@@ -220,5 +221,8 @@ int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
 void tdsim_cpu_release(struct tdsim_cpu *sc);
 int tdsim_pmu_register(void);
 void tdsim_pmu_unregister(void);
+int tdsim_pmu_type(void);
+int tdsim_watchdog_start(void);
+void tdsim_watchdog_stop(void);
 
 #endif /* _TDSIM_H */

@@ -14,6 +14,9 @@
  *   /sys/kernel/debug/tdsim/fail_add         fail the next N counter adds
  *   /sys/kernel/debug/tdsim/noise_ppm        jitter of every rate (steady
  *                                            profiles only, never the truth)
+ *
+ * fixed=, counters= and watchdog= make the PMU a KVM guest's or
+ * one whose counter the NMI watchdog holds (tdsim_watchdog.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +40,10 @@ MODULE_PARM_DESC(counters, "general-purpose counters per CPU, 0-16 (default: the
 static int fixed = -1;
 module_param(fixed, int, 0444);
 MODULE_PARM_DESC(fixed, "fixed counters per CPU, 0 to the model's (default: the model's; a KVM guest has 3)");
+
+static bool watchdog;
+module_param(watchdog, bool, 0444);
+MODULE_PARM_DESC(watchdog, "hold a pinned cycles event on each CPU where the NMI watchdog would (Intel: fixed counter 1; AMD: a general-purpose counter; Arm: the cycle counter)");
 
 u32 tdsim_noise_ppm;
 module_param_named(noise_ppm, tdsim_noise_ppm, uint, 0444);
@@ -411,11 +418,21 @@ static int __init tdsim_init(void)
 		pr_err("perf_pmu_register failed: %d\n", ret);
 		goto err_debugfs;
 	}
-	pr_info("emulating %s: width %u, %u general-purpose and %u fixed counters\n",
+	if (watchdog) {
+		ret = tdsim_watchdog_start();
+		if (ret) {
+			pr_err("watchdog=1: cpuhp_setup_state failed: %d\n", ret);
+			goto err_pmu;
+		}
+	}
+	pr_info("emulating %s: width %u, %u general-purpose and %u fixed counters%s\n",
 		tdsim_model->name, tdsim_model->width, tdsim_gp_counters,
-		tdsim_fixed_counters);
+		tdsim_fixed_counters,
+		watchdog ? ", one held as by the NMI watchdog" : "");
 	return 0;
 
+err_pmu:
+	tdsim_pmu_unregister();
 err_debugfs:
 	debugfs_remove_recursive(tdsim_debugfs);
 err_release:
@@ -429,6 +446,7 @@ static void __exit tdsim_exit(void)
 {
 	unsigned int cpu;
 
+	tdsim_watchdog_stop();
 	tdsim_pmu_unregister();
 	debugfs_remove_recursive(tdsim_debugfs);
 	for_each_possible_cpu(cpu)

@@ -810,6 +810,12 @@ int tdsim_pmu_register(void)
 	return ret;
 }
 
+/** tdsim_pmu_type() - the perf type of the "tdsim" PMU, once registered */
+int tdsim_pmu_type(void)
+{
+	return tdsim_pmu.type;
+}
+
 /** tdsim_pmu_unregister() - undo tdsim_pmu_register() */
 void tdsim_pmu_unregister(void)
 {

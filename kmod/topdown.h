@@ -104,6 +104,9 @@ struct td_counter {
  * @scaled_alone: intervals since load in which some event that took turns
  *            was scaled alone (no regression yet, or a window without one
  *            of the events counted all the time, or a foreign perf user)
+ * @held_fixed: bitmap of the fixed counters found held by others
+ * @held_gp:  general-purpose counters the sets were made without: held by
+ *            others or absent (a VM's PMU may have fewer than the model)
  * @restarts: times the sets were rebuilt because a counter was taken
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
@@ -140,6 +143,8 @@ struct td_cpu {
 	unsigned int nr_sets;
 	unsigned int regressed, turns;
 	u64 scaled_alone;
+	u32 held_fixed;
+	unsigned int held_gp;
 	u64 restarts;
 	u64 snap_min_ns, snap_retries, snap_slow, snap_max_ns;
 };
