@@ -75,7 +75,7 @@ $(LSRC)/.stamp:
 
 # tdnl, the netlink client; it shares the model formulas with the module.
 TDNL_SRCS := $(wildcard tools/tdnl/*.c) kmod/td_model.c kmod/td_intel.c \
-	kmod/td_amd.c kmod/td_arm.c kmod/td_math.c
+	kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c
 TDNL_HDRS := $(wildcard tools/tdnl/*.h) kmod/td_model.h kmod/td_math.h \
 	kmod/td_types.h uapi/linux/topdown.h
 TOOLS_CFLAGS ?= -O2 -g

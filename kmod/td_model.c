@@ -14,7 +14,7 @@
  * @unchecked: out: true where perf 6.12 has no metric table for the CPU
  *             to check the model's formulas against (Granite Rapids)
  *
- * Return: the model, or NULL (E-cores and unknown CPUs are not supported).
+ * Return: the model, or NULL (unknown CPUs are not supported).
  */
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
 				    unsigned int model, int core_type, bool *unchecked)
@@ -35,11 +35,18 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 		case 0x8f: case 0xcf:				/* sapphirerapids, EMR */
 			return &td_model_spr;
 		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:	/* alderlake */
+			/* cpu_core's Level 1/2 are spr's, cpu_atom's Gracemont's */
+			if (core_type == TD_CORE_ATOM)
+				return &td_model_gracemont;
+			return &td_model_spr;
 		case 0xaa: case 0xac:					/* meteorlake */
-			/* cpu_core's Level 1/2 are spr's; E-cores have none of its events */
-			if (core_type == TD_NOT_HYBRID || core_type == TD_CORE_CORE)
-				return &td_model_spr;
-			return NULL;
+			if (core_type == TD_CORE_ATOM)
+				return &td_model_crestmont;
+			return &td_model_spr;
+		case 0xbe:			/* alderlaken: E-cores only */
+			return &td_model_gracemont;
+		case 0xaf: case 0xb6:		/* sierraforest, grandridge */
+			return &td_model_crestmont;
 		}
 	}
 	if (vendor == TD_X86_AMD) {
@@ -116,6 +123,7 @@ const struct td_model * const td_models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
+	&td_model_gracemont, &td_model_crestmont,
 };
 
 const unsigned int td_nr_models = ARRAY_SIZE(td_models);

@@ -13,10 +13,10 @@ for t in selftests/unit/*_test.c; do
 	name=$(basename "$t" .c)
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
 	case $name in
-	td_sets_test) srcs=(kmod/td_sets.c kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
-	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
+	td_sets_test) srcs=(kmod/td_sets.c kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
+	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
 	# tdnl's Level 3/4 and sample arithmetic, on the module's model tables
-	td_l34_test) srcs=(tools/tdnl/l34.c tools/tdnl/calc.c kmod/td_model.c kmod/td_intel.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
+	td_l34_test) srcs=(tools/tdnl/l34.c tools/tdnl/calc.c kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))

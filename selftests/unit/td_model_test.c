@@ -306,6 +306,45 @@ TEST(neoverse_n1_overlapping_stalls)
 			(const u64[]){ 0, 0, 0 }, false, &r));
 }
 
+/* perf's adl-metrics.json cpu_atom: bad speculation is what is left */
+TEST(gracemont_hand_computed)
+{
+	/* CLK, FE, BE, RET: 1000 cycles = 5000 slots */
+	const u64 c[] = { 1000, 1000, 1500, 2000 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_gracemont.compute(&td_model_gracemont, c, false, &r));
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_FALSE(r.has_l2);
+	/* more than the slots: bad speculation 0, the rest scaled to 100 % */
+	ASSERT_EQ(0, td_model_gracemont.compute(&td_model_gracemont,
+			(const u64[]){ 100, 250, 250, 250 }, false, &r));
+	EXPECT_EQ(0, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_EQ(333333, r.l1[TD_FRONTEND_BOUND]);	/* the unit over goes to retiring */
+	EXPECT_EQ(333334, r.l1[TD_RETIRING]);
+}
+
+/* perf's mtl-metrics.json cpu_atom, srf, grr: four events over 6 slots */
+TEST(crestmont_hand_computed)
+{
+	/* CLK, FE, BE, RET, BAD: 1000 cycles = 6000 slots */
+	const u64 c[] = { 1000, 600, 1800, 3000, 600 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_crestmont.compute(&td_model_crestmont, c, false, &r));
+	EXPECT_EQ(100000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(5, td_model_nr_events(&td_model_crestmont, 2));
+	EXPECT_EQ(-ENODATA, td_model_crestmont.compute(&td_model_crestmont,
+			(const u64[]){ 0, 1, 1, 1, 1 }, false, &r));
+}
+
 TEST(level_event_counts)
 {
 	/* Level 3 adds the memory events of the clock-tick nodes (README) */
@@ -342,8 +381,13 @@ TEST(x86_identity)
 	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_CORE_CORE));
 	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_NOT_HYBRID));
 	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_CORE));
-	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_ATOM));
-	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0xba, TD_CORE_ATOM));
+	/* their E-cores, and the parts that have E-cores only */
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_ATOM));
+	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0xba, TD_CORE_ATOM));
+	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0x97, TD_CORE_ATOM));
+	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0xbe, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xaf, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xb6, TD_NOT_HYBRID));
 	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0x3f, TD_NOT_HYBRID));	/* Haswell-X */
 	/* AMD: Zen 4 is family 0x19 models 0x10-0x1f and 0x60 up; Zen 3 not */
 	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x11, TD_NOT_HYBRID));
