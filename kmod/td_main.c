@@ -71,6 +71,17 @@ const char *td_state_name(enum td_state s)
 	return names[s];
 }
 
+const char *td_slots_from_name(enum td_slots_from from)
+{
+	static const char * const names[] = {
+		[TD_SLOTS_MODEL] = "model",
+		[TD_SLOTS_PMMIR] = "pmmir",
+		[TD_SLOTS_CAPS] = "caps",
+	};
+
+	return names[from];
+}
+
 static int td_hp_setup(void)
 {
 	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
