@@ -5,7 +5,8 @@
  *   cpuN/level1   Level 1 in percent, adding up to exactly 100.00
  *   cpuN/level2   Level 2, each pair adding up to its parent
  *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
- *   cpuN/info     model, width, state, multiplexing, event sets, the share
+ *   cpuN/info     model, width and where it comes from, state,
+ *                 multiplexing, event sets, the share
  *                 of the interval each level counted, how many events
  *                 that took turns were estimated by regression, interval
  *   interval_ms   sampling interval (0600)

@@ -157,7 +157,7 @@ static int __init topdown_init(void)
 			if (!strcmp(model, td_models[i]->name))
 				td_forced_model = td_models[i];
 		if (!td_forced_model) {
-			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-v2)\n",
+			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone)\n",
 			       model);
 			return -EINVAL;
 		}
