@@ -554,7 +554,7 @@ RUNS = [
     ("neoverse-n2-r0p2", None, 30000, [(1, True)]),
     ("neoverse-v1", 4, 0, [(1, False)]),
     ("ampereone", None, 30000, [(1, True)]),
-    ("ampereone", 3, 0, [(1, False)]),
+    ("ampereone", 2, 0, [(1, False)]),
 ]
 
 
