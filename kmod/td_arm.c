@@ -21,6 +21,23 @@
  *   backend_stalled_cycles  = STALL_BACKEND / CPU_CYCLES
  *
  * and the rest of the cycles are not stalled.
+ *
+ * AmpereOne (ampere/ampereone/metrics.json) and AmpereOne X
+ * (ampere/ampereonex/metrics.json) have the same Level 1, with slots read
+ * by perf from the PMU (#slots, PMMIR_EL1.SLOTS):
+ *
+ *   retired_fraction                   = OP_RETIRED / (CPU_CYCLES * slots)
+ *   slots_lost_misspeculation_fraction = (OP_SPEC - OP_RETIRED) / (CPU_CYCLES * slots)
+ *   backend_bound  = STALL_SLOT_BACKEND / (slots * CPU_CYCLES)  (sbsa.json's)
+ *   frontend_bound = 1 - (retired_fraction
+ *                         + slots_lost_misspeculation_fraction + backend_bound)
+ *
+ * Frontend bound is what is left, not STALL_SLOT_FRONTEND: the event JSON
+ * marks STALL_SLOT_FRONTEND and STALL_FRONTEND "Impacted by errata, use
+ * metrics instead" (Errata AC03_CPU_29).  Their TopdownL2 metrics need six
+ * more events (STALL_FRONTEND, STALL_SLOT_FRONTEND, STALL_BACKEND_TLB,
+ * STALL_BACKEND_CACHE, BR_MIS_PRED_RETIRED, GPC_FLUSH) and split no
+ * retiring into heavy and light operations; they are not done here.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -161,6 +178,57 @@ const struct td_model td_model_neoverse_v2 = {
 	.gp_counters = 6,
 	.fixed_counters = 1,
 	.compute = neoverse_compute,
+};
+
+enum {
+	AMPERE_CYCLES, AMPERE_STALL_SLOT_BACKEND, AMPERE_OP_RETIRED,
+	AMPERE_OP_SPEC, AMPERE_NR
+};
+
+/* common architectural events: the same on AmpereOne and AmpereOne X */
+static const struct td_event ampereone_events[AMPERE_NR] = {
+	[AMPERE_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
+	[AMPERE_STALL_SLOT_BACKEND] = { "STALL_SLOT_BACKEND", 0x3d, 1, ALL6, NOFIX },
+	[AMPERE_OP_RETIRED]	= { "OP_RETIRED", 0x3a, 1, ALL6, NOFIX },
+	[AMPERE_OP_SPEC]	= { "OP_SPEC", 0x3b, 1, ALL6, NOFIX },
+};
+
+static int ampereone_compute(const struct td_model *m, const u64 *c, bool smt,
+			     struct td_result *r)
+{
+	u64 slots = m->width * c[AMPERE_CYCLES];
+	u32 used;
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = false };
+	r->l1[TD_RETIRING] = td_frac(c[AMPERE_OP_RETIRED], slots);
+	r->l1[TD_BAD_SPECULATION] = td_frac_diff(c[AMPERE_OP_SPEC],
+						 c[AMPERE_OP_RETIRED], slots);
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[AMPERE_STALL_SLOT_BACKEND], slots);
+	used = r->l1[TD_RETIRING] + r->l1[TD_BAD_SPECULATION] +
+	       r->l1[TD_BACKEND_BOUND];
+	r->l1[TD_FRONTEND_BOUND] = used < TD_PPM ? TD_PPM - used : 0;
+	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	return 0;
+}
+
+/*
+ * Slots per cycle: perf reads #slots from the PMU (PMMIR_EL1.SLOTS, which
+ * the module reads too); the fallback is 4, what perf's own metrics imply:
+ * pipe_utilization divides the IXU and FSU issues by CPU_CYCLES * 6,
+ * fsu_pipe_utilization by CPU_CYCLES * 2, ixu_pipe_utilization by
+ * CPU_CYCLES * #slots.
+ */
+const struct td_model td_model_ampereone = {
+	.name = "ampereone",
+	.vendor = TD_ARM,
+	.width = 4,
+	.events = ampereone_events,
+	.nr_events = AMPERE_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = ampereone_compute,
 };
 
 enum { N1_CYCLES, N1_STALL_FRONTEND, N1_STALL_BACKEND, N1_NR };

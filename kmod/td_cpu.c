@@ -25,6 +25,8 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/bitfield.h>
+#include <linux/gfp.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
@@ -61,7 +63,18 @@ static const struct td_model *td_identify(unsigned int cpu)
 #ifdef CONFIG_ARM64
 	u32 midr = read_cpuid_id();
 
-	/* hybrid parts differ per CPU, so this reads the CPU's own MIDR_EL1 */
+	/*
+	 * hybrid parts differ per CPU, so this reads the CPU's own MIDR_EL1;
+	 * perf's arm64/mapfile.csv maps 0xc00fac30 to ampere/ampereone and
+	 * 0xc00fac40 to ampere/ampereonex, whose Level 1 is the same
+	 */
+	if (MIDR_IMPLEMENTOR(midr) == 0xc0) {		/* Ampere */
+		switch (MIDR_PARTNUM(midr)) {
+		case 0xac3:	/* AmpereOne */
+		case 0xac4:	/* AmpereOne X (AmpereOne A in cputype.h) */
+			return &td_model_ampereone;
+		}
+	}
 	if (MIDR_IMPLEMENTOR(midr) == ARM_CPU_IMP_ARM) {
 		switch (MIDR_PARTNUM(midr)) {
 		case 0xd0c:	/* Neoverse N1 */
@@ -119,6 +132,120 @@ static bool td_pmu_implements(unsigned int cpu, u64 config)
 	return true;
 }
 #endif
+
+#ifdef CONFIG_ARM64
+/*
+ * PMMIR_EL1 as the kernel's arm_pmuv3 driver reads it for its caps/slots
+ * (linux-source-6.12: drivers/perf/arm_pmuv3.c __armv8pmu_probe_pmu() and
+ * slots_show(), asm/arm_pmuv3.h read_pmuver(), pmuv3_implemented(),
+ * is_pmuv3p4(); include/linux/perf/arm_pmuv3.h ARMV8_PMU_SLOTS): the
+ * register exists from PMUv3p4 on, ID_AA64DFR0_EL1.PMUVer (bits [11:8])
+ * 5 or more, where 0xf is an IMPLEMENTATION DEFINED PMU and not PMUv3;
+ * its bits [7:0] are the slots per cycle that STALL_SLOT counts, which
+ * perf's metrics take as #slots.  The driver reads it on one CPU of each
+ * PMU; the module reads each CPU's own.
+ */
+#define TD_DFR0_PMUVER		GENMASK_ULL(11, 8)
+#define TD_PMUVER_V3P4		0x5
+#define TD_PMUVER_IMP_DEF	0xf
+#define TD_PMMIR_SLOTS		GENMASK_ULL(7, 0)
+
+static void td_read_pmmir_slots(void *slots)
+{
+	u64 ver = FIELD_GET(TD_DFR0_PMUVER, read_sysreg(id_aa64dfr0_el1));
+
+	*(unsigned int *)slots = 0;
+	if (ver >= TD_PMUVER_V3P4 && ver != TD_PMUVER_IMP_DEF)
+		*(unsigned int *)slots = FIELD_GET(TD_PMMIR_SLOTS,
+						   read_sysreg_s(SYS_PMMIR_EL1));
+}
+
+/* @cpu's PMMIR_EL1.SLOTS, 0 where it has no PMMIR_EL1 */
+static unsigned int td_pmmir_slots(unsigned int cpu)
+{
+	unsigned int slots;
+
+	smp_call_function_single(cpu, td_read_pmmir_slots, &slots, 1);
+	return slots;
+}
+#else
+static unsigned int td_pmmir_slots(unsigned int cpu)
+{
+	return 0;
+}
+#endif
+
+/*
+ * The slots per cycle the PMU of @ev says in its caps/slots, 0 if none:
+ * the attribute arm_pmuv3 shows PMMIR_EL1.SLOTS in ("0x%08x\n") and
+ * perf's #slots reads.  For pmu_type= (tdsim emulates it), whose PMU has
+ * no registers of its own; its show() is called as sysfs calls it, on a
+ * page (sysfs_emit() wants one).  The event holds the PMU's module.
+ */
+static unsigned int td_caps_slots(struct perf_event *ev)
+{
+	const struct attribute_group **g;
+	struct device_attribute *da;
+	struct attribute **a;
+	unsigned int slots = 0;
+	char *page;
+
+	for (g = ev->pmu->attr_groups; g && *g; g++) {
+		if (!(*g)->name || strcmp((*g)->name, "caps"))
+			continue;
+		for (a = (*g)->attrs; a && *a; a++) {
+			if (strcmp((*a)->name, "slots"))
+				continue;
+			da = container_of(*a, struct device_attribute, attr);
+			if (!da->show || !ev->pmu->dev)
+				return 0;
+			page = (char *)get_zeroed_page(GFP_KERNEL);
+			if (!page)
+				return 0;
+			if (da->show(ev->pmu->dev, da, page) <= 0 ||
+			    kstrtouint(strim(page), 0, &slots))
+				slots = 0;
+			free_page((unsigned long)page);
+			return slots;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The width @tc's slot-based Arm model is counted with: the PMU's slots
+ * per cycle where it says them, as perf's #slots, else the model's
+ * constant.  Only PMMIR_EL1.SLOTS (8 bits) or caps/slots can be larger
+ * than 0; a value the PMU gives that is above 255 is not a PMMIR field.
+ */
+static void td_set_slots(struct td_cpu *tc, const struct td_model *m)
+{
+	unsigned int slots = 0;
+
+	tc->slots_from = TD_SLOTS_MODEL;
+	if (m->vendor != TD_ARM || m->cycle_based)
+		return;
+	if (td_pmu_type < 0) {
+		slots = td_pmmir_slots(tc->cpu);
+		tc->slots_from = TD_SLOTS_PMMIR;
+	} else if (tc->nr && tc->ctr[0].event) {
+		slots = td_caps_slots(tc->ctr[0].event);
+		tc->slots_from = TD_SLOTS_CAPS;
+	}
+	if (!slots || slots > 255) {
+		if (slots)
+			pr_info_ratelimited("cpu%u: the PMU says %u slots per cycle, not a PMMIR_EL1.SLOTS value: %s's %u taken\n",
+					    tc->cpu, slots, m->name, m->width);
+		tc->slots_from = TD_SLOTS_MODEL;
+		return;
+	}
+	tc->own.width = slots;
+	if (slots != m->width)
+		pr_info_ratelimited("cpu%u: %u slots per cycle from %s, not %s's %u\n",
+				    tc->cpu, slots,
+				    td_slots_from_name(tc->slots_from),
+				    m->name, m->width);
+}
 
 static void td_describe(unsigned int cpu, char *buf, size_t len)
 {
@@ -818,6 +945,16 @@ void td_cpu_kick_all(void)
 	cpus_read_unlock();
 }
 
+/* @tc's copy of @m, with @m's width until the PMU says otherwise */
+static const struct td_model *td_cpu_model(struct td_cpu *tc,
+					   const struct td_model *m)
+{
+	if (!m)
+		return NULL;
+	tc->own = *m;
+	return &tc->own;
+}
+
 /**
  * td_cpu_init() - set up the state of a possible CPU, offline
  * @tc:  its state
@@ -829,7 +966,8 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	tc->cpu = cpu;
 	tc->state = TD_STATE_OFFLINE;
 	/* a CPU never online has no identity yet; model= applies to it */
-	tc->model = td_forced_model;
+	tc->model = td_cpu_model(tc, td_forced_model);
+	tc->slots_from = TD_SLOTS_MODEL;
 	hrtimer_init(&tc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 	tc->timer.function = td_tick;
 	INIT_WORK(&tc->work, td_work);
@@ -859,7 +997,8 @@ int td_cpu_online(unsigned int cpu)
 
 	m = td_forced_model ? td_forced_model : td_identify(cpu);
 	mutex_lock(&tc->lock);
-	tc->model = m;
+	tc->model = td_cpu_model(tc, m);
+	tc->slots_from = TD_SLOTS_MODEL;
 	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
 	tc->err = 0;
 	tc->err_event = NULL;
@@ -967,6 +1106,7 @@ again:
 					    cpu, m->name, tc->err);
 		return 0;
 	}
+	td_set_slots(tc, m);
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;

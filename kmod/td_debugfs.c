@@ -5,7 +5,8 @@
  *   cpuN/level1   Level 1 in percent, adding up to exactly 100.00
  *   cpuN/level2   Level 2, each pair adding up to its parent
  *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
- *   cpuN/info     model, width, state, multiplexing, event sets, the share
+ *   cpuN/info     model, width and where it comes from, state,
+ *                 multiplexing, event sets, the share
  *                 of the interval each level counted, how many events
  *                 that took turns were estimated by regression, interval
  *   interval_ms   sampling interval (0600)
@@ -125,6 +126,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 		open += !!tc->ctr[i].event;
 	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
 	seq_printf(s, "width %u\n", tc->model ? tc->model->width : 0);
+	seq_printf(s, "slots_from %s\n", td_slots_from_name(tc->slots_from));
 	if (tc->state == TD_STATE_ERROR)
 		seq_printf(s, "state error %d%s%s\n", tc->err,
 			   tc->err_event ? " " : "",

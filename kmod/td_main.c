@@ -71,6 +71,17 @@ const char *td_state_name(enum td_state s)
 	return names[s];
 }
 
+const char *td_slots_from_name(enum td_slots_from from)
+{
+	static const char * const names[] = {
+		[TD_SLOTS_MODEL] = "model",
+		[TD_SLOTS_PMMIR] = "pmmir",
+		[TD_SLOTS_CAPS] = "caps",
+	};
+
+	return names[from];
+}
+
 static int td_hp_setup(void)
 {
 	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
@@ -146,7 +157,7 @@ static int __init topdown_init(void)
 			if (!strcmp(model, td_models[i]->name))
 				td_forced_model = td_models[i];
 		if (!td_forced_model) {
-			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-v2)\n",
+			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone)\n",
 			       model);
 			return -EINVAL;
 		}

@@ -123,7 +123,7 @@ const struct td_model * const td_models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
-	&td_model_gracemont, &td_model_crestmont,
+	&td_model_gracemont, &td_model_crestmont, &td_model_ampereone,
 };
 
 const unsigned int td_nr_models = ARRAY_SIZE(td_models);

@@ -140,7 +140,7 @@ extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
 extern const struct td_model td_model_zen4, td_model_zen5;
 extern const struct td_model td_model_neoverse_n1, td_model_neoverse_n2;
 extern const struct td_model td_model_neoverse_v2, td_model_neoverse_v1;
-extern const struct td_model td_model_neoverse_n2_r0;
+extern const struct td_model td_model_neoverse_n2_r0, td_model_ampereone;
 extern const struct td_model td_model_gracemont, td_model_crestmont;
 extern const struct td_model * const td_models[];
 extern const unsigned int td_nr_models;

@@ -255,8 +255,11 @@ static size_t td_nl_info_size(void)
 	size_t size = nla_total_size(sizeof(TD_VERSION)) + 2 * nla_total_size(4);
 	unsigned int i, j;
 
-	/* per possible CPU: nest, cpu, model name (at most 16), width, state */
-	size += num_possible_cpus() * (nla_total_size(0) + 3 * nla_total_size(4) +
+	/*
+	 * per possible CPU: nest, cpu, model name (at most 16), width, state,
+	 * slots-from
+	 */
+	size += num_possible_cpus() * (nla_total_size(0) + 4 * nla_total_size(4) +
 				       nla_total_size(16));
 	for (i = 0; i < td_nr_models; i++) {
 		const struct td_model *m = td_models[i];
@@ -299,6 +302,18 @@ static int td_nl_put_model(struct sk_buff *skb, const struct td_model *m)
 	return 0;
 }
 
+static u32 td_nl_slots_from(enum td_slots_from from)
+{
+	switch (from) {
+	case TD_SLOTS_PMMIR:
+		return TOPDOWN_SLOTS_FROM_PMMIR;
+	case TD_SLOTS_CAPS:
+		return TOPDOWN_SLOTS_FROM_CAPS;
+	default:
+		return TOPDOWN_SLOTS_FROM_MODEL;
+	}
+}
+
 static int td_nl_put_cpu(struct sk_buff *skb, struct td_cpu *tc)
 {
 	struct nlattr *nest;
@@ -310,7 +325,9 @@ static int td_nl_put_cpu(struct sk_buff *skb, struct td_cpu *tc)
 	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_CPU, tc->cpu) ||
 	    (tc->model &&
 	     (nla_put_string(skb, TOPDOWN_A_CPU_INFO_MODEL, tc->model->name) ||
-	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_WIDTH, tc->model->width))) ||
+	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_WIDTH, tc->model->width) ||
+	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_SLOTS_FROM,
+			  td_nl_slots_from(tc->slots_from)))) ||
 	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_STATE, td_nl_state(tc)))
 		goto unlock;
 	nla_nest_end(skb, nest);

@@ -80,6 +80,7 @@ struct tdsim_model {
 	bool smt_contention;		/* profile has smt_contention */
 	bool mem_from_stalls;		/* memory_bound derives from stall cycles */
 	bool core_slots;		/* SMT siblings share the width (skl) */
+	bool pmmir;			/* Arm: PMUv3p4+, caps/slots says the width */
 	const struct tdsim_event *events;
 	unsigned int nr_events;
 	/* @siblings: SMT threads sharing the core (all run the same profile) */
@@ -195,7 +196,7 @@ extern const struct tdsim_model tdsim_skl, tdsim_icl, tdsim_spr;
 extern const struct tdsim_model tdsim_zen4, tdsim_zen5;
 extern const struct tdsim_model tdsim_neoverse_n1, tdsim_neoverse_n2;
 extern const struct tdsim_model tdsim_neoverse_v2, tdsim_neoverse_v1;
-extern const struct tdsim_model tdsim_neoverse_n2_r0;
+extern const struct tdsim_model tdsim_neoverse_n2_r0, tdsim_ampereone;
 
 /* tdsim_profile.c */
 void tdsim_profile_default(const struct tdsim_model *m,

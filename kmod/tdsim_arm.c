@@ -10,9 +10,16 @@
  *   bad_spec = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / (CPU_CYCLES * slots))
  *              + 4 * BR_MIS_PRED / CPU_CYCLES
  *
+ * AmpereOne (perf's ampere/ampereone/metrics.json, the same Level 1 on
+ * AmpereOne X) takes retiring as OP_RETIRED / (CPU_CYCLES * slots), bad
+ * speculation as (OP_SPEC - OP_RETIRED) over the same, backend bound as
+ * STALL_SLOT_BACKEND over the same, and frontend bound as the rest.
+ *
  * N1 has no STALL_SLOT events: its topdown is cycle based (STALL_FRONTEND,
  * STALL_BACKEND over CPU_CYCLES).  The Arm raw config is the event number;
  * CPU_CYCLES may also use the dedicated cycle counter (fixed 0 here).
+ * N2, V1 and V2 (Armv9.0, 8.4, 9.0) have a PMUv3p4 or later, whose
+ * caps/slots says their slots per cycle; N1 (Armv8.2) does not.
  */
 #include <linux/kernel.h>
 #include "tdsim.h"
@@ -101,9 +108,42 @@ static void v1_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
 			    r[ARM_STALL_SLOT_BACKEND];
 }
 
+/* AmpereOne: OP_SPEC is all that issued, STALL_SLOT_* at their own end */
+static void ampereone_rates(const struct tdsim_model *m,
+			    const struct tdsim_profile *p,
+			    unsigned int siblings, u32 *r)
+{
+	u32 w = m->width;
+
+	neoverse_rates(m, p, siblings, r);
+	r[ARM_OP_RETIRED] = P(RETIRING) * w;
+	r[ARM_OP_SPEC] = (P(RETIRING) + P(BAD_SPECULATION)) * w;
+	r[ARM_STALL_SLOT_FRONTEND] = P(FRONTEND_BOUND) * w;
+	r[ARM_STALL_SLOT_BACKEND] = P(BACKEND_BOUND) * w;
+	r[ARM_STALL_SLOT] = r[ARM_STALL_SLOT_FRONTEND] +
+			    r[ARM_STALL_SLOT_BACKEND];
+}
+
+/*
+ * 4 slots as topdown's model (perf's metrics imply 4, see td_arm.c); the
+ * PMU is later than PMUv3p4 (the core is Armv8.6), so caps/slots says them
+ */
+const struct tdsim_model tdsim_ampereone = {
+	.name = "ampereone",
+	.vendor = TDSIM_ARM,
+	.width = 4,
+	.pmmir = true,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_events,
+	.nr_events = ARM_NR,
+	.rates = ampereone_rates,
+};
+
 const struct tdsim_model tdsim_neoverse_n2 = {
 	.name = "neoverse-n2",
 	.vendor = TDSIM_ARM,
+	.pmmir = true,
 	.width = 5,
 	.gp_counters = 6,
 	.fixed_counters = 1,
@@ -115,6 +155,7 @@ const struct tdsim_model tdsim_neoverse_n2 = {
 const struct tdsim_model tdsim_neoverse_n2_r0 = {
 	.name = "neoverse-n2-r0p2",
 	.vendor = TDSIM_ARM,
+	.pmmir = true,
 	.width = 5,
 	.gp_counters = 6,
 	.fixed_counters = 1,
@@ -126,6 +167,7 @@ const struct tdsim_model tdsim_neoverse_n2_r0 = {
 const struct tdsim_model tdsim_neoverse_v1 = {
 	.name = "neoverse-v1",
 	.vendor = TDSIM_ARM,
+	.pmmir = true,
 	.width = 8,
 	.gp_counters = 6,
 	.fixed_counters = 1,
@@ -137,6 +179,7 @@ const struct tdsim_model tdsim_neoverse_v1 = {
 const struct tdsim_model tdsim_neoverse_v2 = {
 	.name = "neoverse-v2",
 	.vendor = TDSIM_ARM,
+	.pmmir = true,
 	.width = 8,
 	.gp_counters = 6,
 	.fixed_counters = 1,
@@ -145,7 +188,10 @@ const struct tdsim_model tdsim_neoverse_v2 = {
 	.rates = neoverse_rates,
 };
 
-/* N1: the same rates, but it has no slot events (they fail event init). */
+/*
+ * N1: the same rates, but it has no slot events (they fail event init);
+ * its PMU is PMUv3p1 (Armv8.2), without PMMIR_EL1: caps/slots 0.
+ */
 const struct tdsim_model tdsim_neoverse_n1 = {
 	.name = "neoverse-n1",
 	.vendor = TDSIM_ARM,

@@ -17,6 +17,9 @@
  *
  * fixed=, counters= and watchdog= make the PMU a KVM guest's or
  * one whose counter the NMI watchdog holds (tdsim_watchdog.c).
+ *
+ * An Arm model's PMU also has caps/slots, as arm_pmuv3's: the slots per
+ * cycle of a PMUv3p4 or later (PMMIR_EL1.SLOTS), 0 before (pmmir=0).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,7 +34,15 @@
 
 static char *model = "spr";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2");
+MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone");
+
+static int slots = -1;
+module_param(slots, int, 0444);
+MODULE_PARM_DESC(slots, "pipeline slots per cycle, 1-255 (default: the model's): the events count for this width");
+
+static int pmmir = -1;
+module_param(pmmir, int, 0444);
+MODULE_PARM_DESC(pmmir, "Arm: 1: a PMUv3p4 or later, whose caps/slots says the slots per cycle; 0: an older one, caps/slots 0 (default: the model's)");
 
 static int counters = -1;
 module_param(counters, int, 0444);
@@ -52,8 +63,11 @@ MODULE_PARM_DESC(noise_ppm, "jitter every event rate by up to this many ppm (def
 static const struct tdsim_model * const tdsim_models[] = {
 	&tdsim_skl, &tdsim_icl, &tdsim_spr, &tdsim_zen4, &tdsim_zen5,
 	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_n2_r0,
-	&tdsim_neoverse_v1, &tdsim_neoverse_v2,
+	&tdsim_neoverse_v1, &tdsim_neoverse_v2, &tdsim_ampereone,
 };
+
+/* the model emulated, with slots= and pmmir= applied */
+static struct tdsim_model tdsim_own;
 
 const struct tdsim_model *tdsim_model;
 unsigned int tdsim_gp_counters;
@@ -375,12 +389,26 @@ static int __init tdsim_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(tdsim_models); i++)
 		if (!strcmp(model, tdsim_models[i]->name))
-			tdsim_model = tdsim_models[i];
-	if (!tdsim_model) {
-		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2)\n",
+			tdsim_own = *tdsim_models[i];
+	if (!tdsim_own.name) {
+		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone)\n",
 		       model);
 		return -EINVAL;
 	}
+	if (slots == 0 || slots > 255) {
+		pr_err("slots=%d: must be 1..255 (PMMIR_EL1.SLOTS is 8 bits)\n",
+		       slots);
+		return -EINVAL;
+	}
+	if (slots > 0)
+		tdsim_own.width = slots;
+	if (pmmir > 1) {
+		pr_err("pmmir=%d: must be 0 or 1\n", pmmir);
+		return -EINVAL;
+	}
+	if (pmmir >= 0)
+		tdsim_own.pmmir = pmmir;
+	tdsim_model = &tdsim_own;
 	if (counters > TDSIM_MAX_GP) {
 		pr_err("counters=%d: must be 0..%d\n", counters, TDSIM_MAX_GP);
 		return -EINVAL;
@@ -425,9 +453,11 @@ static int __init tdsim_init(void)
 			goto err_pmu;
 		}
 	}
-	pr_info("emulating %s: width %u, %u general-purpose and %u fixed counters%s\n",
-		tdsim_model->name, tdsim_model->width, tdsim_gp_counters,
-		tdsim_fixed_counters,
+	pr_info("emulating %s: width %u%s, %u general-purpose and %u fixed counters%s\n",
+		tdsim_model->name, tdsim_model->width,
+		tdsim_model->vendor != TDSIM_ARM ? "" :
+		tdsim_model->pmmir ? " (caps/slots)" : " (caps/slots 0)",
+		tdsim_gp_counters, tdsim_fixed_counters,
 		watchdog ? ", one held as by the NMI watchdog" : "");
 	return 0;
 

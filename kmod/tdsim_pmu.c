@@ -609,8 +609,37 @@ static const struct attribute_group tdsim_cpumask_group = {
 	.attrs = tdsim_cpumask_attrs,
 };
 
+/*
+ * caps/slots as arm_pmuv3 shows it (drivers/perf/arm_pmuv3.c slots_show():
+ * PMMIR_EL1.SLOTS as "0x%08x", 0 on a PMU older than PMUv3p4), for Arm
+ * models only; topdown reads it for pmu_type= as perf reads #slots
+ */
+static ssize_t slots_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "0x%08x\n",
+			  tdsim_model->pmmir ? tdsim_model->width : 0);
+}
+static DEVICE_ATTR_RO(slots);
+
+static struct attribute *tdsim_caps_attrs[] = {
+	&dev_attr_slots.attr, NULL,
+};
+
+static umode_t tdsim_caps_visible(struct kobject *kobj, struct attribute *attr,
+				  int i)
+{
+	return tdsim_model->vendor == TDSIM_ARM ? attr->mode : 0;
+}
+
+static const struct attribute_group tdsim_caps_group = {
+	.name = "caps",
+	.attrs = tdsim_caps_attrs,
+	.is_visible = tdsim_caps_visible,
+};
+
 static const struct attribute_group *tdsim_attr_groups[] = {
-	&tdsim_format_group, &tdsim_cpumask_group, NULL,
+	&tdsim_format_group, &tdsim_cpumask_group, &tdsim_caps_group, NULL,
 };
 
 static struct pmu tdsim_pmu = {

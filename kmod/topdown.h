@@ -27,6 +27,17 @@ enum td_state {
 	TD_STATE_NOT_COUNTED,	/* a needed counter never ran in the interval */
 };
 
+/*
+ * Where a CPU's slots per cycle come from: its model's constant, its own
+ * PMMIR_EL1.SLOTS (arm64, the hardware PMU), or the caps/slots of the PMU
+ * pmu_type= names (tdsim emulates arm_pmuv3's)
+ */
+enum td_slots_from {
+	TD_SLOTS_MODEL,
+	TD_SLOTS_PMMIR,
+	TD_SLOTS_CAPS,
+};
+
 /**
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
@@ -60,7 +71,12 @@ struct td_counter {
  * struct td_cpu - topdown state of one possible CPU
  * @lock:     protects everything below
  * @cpu:      the CPU
- * @model:    its model, or NULL when unsupported
+ * @model:    its model, or NULL when unsupported; when not NULL, it points
+ *            at @own
+ * @own:      a copy of the model's table with the slots per cycle this CPU
+ *            is counted with in its width: every formula takes the width
+ *            from the model it is given, and it is published as the CPU's
+ * @slots_from: where @own's width comes from
  * @smt:      its core's other thread is online
  * @timer:    ends each time slice, on this CPU
  * @work:     the sampling work the timer queues, on this CPU
@@ -117,6 +133,8 @@ struct td_cpu {
 	struct mutex lock;	/* protects everything below */
 	unsigned int cpu;
 	const struct td_model *model;
+	struct td_model own;
+	enum td_slots_from slots_from;
 	bool smt;
 	struct hrtimer timer;
 	struct work_struct work;
@@ -178,6 +196,7 @@ static inline bool td_multiplexed(const struct td_cpu *tc)
 
 struct td_cpu *td_cpu(unsigned int cpu);
 const char *td_state_name(enum td_state s);
+const char *td_slots_from_name(enum td_slots_from from);
 int td_set_level(unsigned int level);
 void td_set_interval(unsigned int ms);
 

@@ -19,25 +19,31 @@ from tdtest import Tap  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 ARCH = TOP + "/build/linux-source-6.12/tools/perf/pmu-events/arch"
-# tdsim model table -> perf JSON directories that describe that CPU
-TABLES = {
-    ("tdsim_intel.c", "skl_events"): ["x86/skylake"],
-    ("tdsim_intel.c", "icl_events"): ["x86/icelake"],
-    ("tdsim_intel.c", "spr_events"): ["x86/sapphirerapids"],
-    ("tdsim_amd.c", "zen4_events"): ["x86/amdzen4"],
-    ("tdsim_amd.c", "zen5_events"): ["x86/amdzen5"],
-    ("tdsim_arm.c", "neoverse_events"): ["arm64/arm/neoverse-n2-v2",
-                                         "arm64/common-and-microarch.json"],
-    ("td_intel.c", "skl_events"): ["x86/skylake"],
-    ("td_intel.c", "icl_events"): ["x86/icelake"],
-    ("td_intel.c", "spr_events"): ["x86/sapphirerapids"],
-    ("td_amd.c", "zen4_events"): ["x86/amdzen4"],
-    ("td_amd.c", "zen5_events"): ["x86/amdzen5"],
-    ("td_arm.c", "neoverse_events"): ["arm64/arm/neoverse-n2-v2",
-                                      "arm64/common-and-microarch.json"],
-    ("td_arm.c", "n1_events"): ["arm64/arm/neoverse-n1",
-                                "arm64/common-and-microarch.json"],
-}
+# (model table, perf JSON directories that describe that CPU); a table
+# shared by CPUs is checked against each one's
+TABLES = [
+    (("tdsim_intel.c", "skl_events"), ["x86/skylake"]),
+    (("tdsim_intel.c", "icl_events"), ["x86/icelake"]),
+    (("tdsim_intel.c", "spr_events"), ["x86/sapphirerapids"]),
+    (("tdsim_amd.c", "zen4_events"), ["x86/amdzen4"]),
+    (("tdsim_amd.c", "zen5_events"), ["x86/amdzen5"]),
+    (("tdsim_arm.c", "neoverse_events"), ["arm64/arm/neoverse-n2-v2",
+                                         "arm64/common-and-microarch.json"]),
+    (("td_intel.c", "skl_events"), ["x86/skylake"]),
+    (("td_intel.c", "icl_events"), ["x86/icelake"]),
+    (("td_intel.c", "spr_events"), ["x86/sapphirerapids"]),
+    (("td_amd.c", "zen4_events"), ["x86/amdzen4"]),
+    (("td_amd.c", "zen5_events"), ["x86/amdzen5"]),
+    (("td_arm.c", "neoverse_events"), ["arm64/arm/neoverse-n2-v2",
+                                      "arm64/common-and-microarch.json"]),
+    # AmpereOne and AmpereOne X list each event (as an ArchStdEvent, whose
+    # code is the common file's); tdsim's ampereone counts neoverse_events
+    (("td_arm.c", "ampereone_events"), ["arm64/ampere/ampereone"]),
+    (("td_arm.c", "ampereone_events"), ["arm64/ampere/ampereonex"]),
+    (("tdsim_arm.c", "neoverse_events"), ["arm64/ampere/ampereone"]),
+    (("td_arm.c", "n1_events"), ["arm64/arm/neoverse-n1",
+                                "arm64/common-and-microarch.json"]),
+]
 FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
          "Fixed counter 3": 3}
 tap = Tap("encodings")
@@ -50,8 +56,12 @@ def load_json(paths):
         files = [ARCH + "/" + p] if p.endswith(".json") else glob.glob(f"{ARCH}/{p}/*.json")
         for f in files:
             for e in json.load(open(f)):
-                if "EventName" in e and "MetricExpr" not in e:
-                    ev.setdefault(e["EventName"].upper(), e)
+                # an Arm core file may name an event by ArchStdEvent alone
+                if not isinstance(e, dict):
+                    continue
+                name = e.get("EventName") or e.get("ArchStdEvent")
+                if name and "MetricExpr" not in e:
+                    ev.setdefault(name.upper(), e)
     # Arm core JSON often names ArchStdEvent only: resolve from the common file
     common = {e["EventName"]: e for e in json.load(open(ARCH + "/arm64/common-and-microarch.json"))}
     for name, e in list(ev.items()):
@@ -106,10 +116,10 @@ def main():
     if not os.path.isdir(ARCH):
         print("encodings: run `make lsrc` first", file=sys.stderr)
         return 2
-    for (fname, table), paths in TABLES.items():
+    for (fname, table), paths in TABLES:
         ev = load_json(paths)
         rows = parse_table(fname, table)
-        tap(len(rows) >= 3, f"{fname} {table}: {len(rows)} events parsed")
+        tap(len(rows) >= 3, f"{fname} {table}: {len(rows)} events parsed ({paths[0]})")
         amd = "amd" in fname
         for cfg, name, gp_mask, fixed in rows:
             base, _, cm = name.partition(":c")

@@ -15,7 +15,7 @@ from tdtest import (TD, Tap, all_cpus, load, load_topdown, read_kv, settle,  # n
 
 tap = Tap("topdown_accuracy")
 MODELS = ["skl", "icl", "spr", "zen4", "zen5", "neoverse-n1", "neoverse-n2",
-          "neoverse-n2-r0p2", "neoverse-v1", "neoverse-v2"]
+          "neoverse-n2-r0p2", "neoverse-v1", "neoverse-v2", "ampereone"]
 PAIRS = [("heavy_operations", "light_operations", "retiring"),
          ("branch_mispredicts", "machine_clears", "bad_speculation"),
          ("fetch_latency", "fetch_bandwidth", "frontend_bound"),
@@ -53,7 +53,7 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
     err = max(abs(float(l1[k]) - want[k]) for k in l1 if l1[k] != "n/a")
     tap(err <= tol, f"{model} cpu{cpu} {tag}: level1 within {tol} pp "
         f"(max error {err:.2f}; " + " ".join(f"{k}={v}" for k, v in l1.items()) + ")")
-    if model.startswith("neoverse") or level == 1:
+    if model.startswith(("neoverse", "ampere")) or level == 1:
         tap(all(v == "n/a" for v in l2.values()), f"{model} cpu{cpu} {tag}: no level2 (n/a)")
         return
     pairs_ok = all(round(float(l2[a]) * 100) + round(float(l2[b]) * 100) ==
@@ -67,7 +67,8 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
 # default counters (the real CPUs' counts)
 MUX_L2 = {"skl": "yes", "icl": "yes", "spr": "no", "zen4": "yes",
           "zen5": "yes", "neoverse-n1": "no", "neoverse-n2": "no",
-          "neoverse-n2-r0p2": "no", "neoverse-v1": "no", "neoverse-v2": "no"}
+          "neoverse-n2-r0p2": "no", "neoverse-v1": "no", "neoverse-v2": "no",
+          "ampereone": "no"}
 
 
 def main():
@@ -111,6 +112,35 @@ def main():
         tap(fe != "n/a" and float(fe) - want > 10,
             f"neoverse-n2 formulas on N2 r0p2 counts: frontend {fe} against {want} "
             f"(more than 10 points high: the revision matters)")
+    # Slots per cycle from the PMU: a tdsim N2 of 6 slots (slots=6) whose
+    # caps/slots says so (as arm_pmuv3 says PMMIR_EL1.SLOTS) is counted
+    # with 6; one whose PMU is older than PMUv3p4 (pmmir=0: caps/slots 0)
+    # with N2's constant 5, which the 6-slot counts put off the profile.
+    for pmmir, width, src in ((1, 6, "caps"), (0, 5, "model")):
+        tag = f"neoverse-n2 slots=6 pmmir={pmmir}"
+        err = load("neoverse-n2", "interval_ms=200",
+                   sim_args=["slots=6", f"pmmir={pmmir}"])
+        if not tap(not err, f"{tag}: tdsim and topdown load {err}"):
+            continue
+        # profiles with stalls (all retiring is 100 % at any width)
+        prof = {cpu: PROFILES[2 * (cpu % 2)] for cpu in cpus}
+        for cpu in cpus:
+            write_profile(cpu, prof[cpu])
+        settle(cpus, 3)
+        for cpu in cpus:
+            info = read_kv(f"{TD}/cpu{cpu}/info")
+            tap(info["width"] == str(width) and info["slots_from"] == src,
+                f"{tag} cpu{cpu}: info says width {info['width']} "
+                f"slots_from {info['slots_from']} (want {width} {src})")
+            want = want_of(prof[cpu])
+            if pmmir:
+                check_cpu("neoverse-n2", cpu, want, 0.5, tag, level=1)
+                continue
+            l1 = read_kv(f"{TD}/cpu{cpu}/level1")
+            err1 = max(abs(float(v) - want[k]) for k, v in l1.items() if v != "n/a")
+            tap(info["state"] == "ok" and err1 > 2,
+                f"{tag} cpu{cpu}: with the constant 5 on 6-slot counts, level1 is "
+                f"off by {err1:.2f} pp (over 2: the PMU's slots matter)")
     # multiplexed: 2 general-purpose counters for spr's Level 2
     err = load("spr", "interval_ms=500", sim_args=["counters=2"])
     if tap(not err, f"spr counters=2: tdsim and topdown load {err}"):

@@ -42,7 +42,12 @@ check "the guest has an arm64 PMUv3 ($ARM_PMU)" [ -d $ARM_PMU ]
 check "loads with no parameters" insmod "$TD_KO_DIR/topdown.ko" interval_ms=100
 for c in $cpus; do
 	check "cpu$c: model neoverse-n1 from its MIDR_EL1" [ "$(info_of "$c" model)" = neoverse-n1 ]
+	# N1 is cycle based: no slots; QEMU's PMU says none either (caps/slots 0)
+	check "cpu$c: width from the model (slots_from $(info_of "$c" slots_from))" \
+		[ "$(info_of "$c" slots_from)" = model ]
 done
+check "QEMU's PMUv3 says no slots (caps/slots $(cat $ARM_PMU/caps/slots 2> /dev/null))" \
+	[ "$(($(cat $ARM_PMU/caps/slots 2> /dev/null || echo 0)))" = 0 ]
 settle 2
 for c in $cpus; do
 	# QEMU implements N1's three events (its stalls count 0): state ok
@@ -83,7 +88,7 @@ rmmod topdown
 PROFILES=("retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20"
 	"retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20")
 # (and N2 with the cycle counter held, as a perf-based NMI watchdog does)
-for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 neoverse-n2+watchdog; do
+for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone neoverse-n2+watchdog; do
 	wd=0
 	[[ $model == *+watchdog ]] && wd=1 model=${model%+watchdog}
 	if ! tdsim_load model=$model watchdog=$wd || ! insmod "$TD_KO_DIR/topdown.ko" model=$model \
@@ -127,6 +132,40 @@ for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ne
 				[ "$(info_of "$c" held) $(info_of "$c" multiplexed)" = "fixed0 yes" ]
 		done
 	fi
+	rmmod topdown
+	tdsim_unload
+done
+
+# --- slots per cycle from the PMU (tdsim's caps/slots, as arm_pmuv3's) ------
+# N2 counts of 6 slots: within 0.5 pp with the PMU's 6, off with N2's 5
+prof="retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20"
+for pmmir in 1 0; do
+	if ! tdsim_load model=neoverse-n2 slots=6 pmmir=$pmmir ||
+		! insmod "$TD_KO_DIR/topdown.ko" model=neoverse-n2 \
+		pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100; then
+		t_fail "slots=6 pmmir=$pmmir: tdsim and topdown load"
+		rmmod topdown 2> /dev/null
+		tdsim_unload
+		continue
+	fi
+	for c in $cpus; do printf '%s' "$prof" > $TDSIM_DBG/cpu$c/profile; done
+	settle 3 || t_fail "slots=6 pmmir=$pmmir: intervals complete"
+	want=$([ $pmmir = 1 ] && echo "6 caps" || echo "5 model")
+	for c in $cpus; do
+		got="$(info_of "$c" width) $(info_of "$c" slots_from)"
+		check "slots=6 pmmir=$pmmir cpu$c: width and slots_from $got (want $want)" [ "$got" = "$want" ]
+		err=$(awk -v prof="$prof" '
+			BEGIN { n = split(prof, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); want[p[1]] = p[2] } }
+			$2 != "n/a" { d = $2 - want[$1]; if (d < 0) d = -d; if (d > max) max = d }
+			END { printf "%.2f\n", max }' "$TD/cpu$c/level1")
+		if [ $pmmir = 1 ]; then
+			check "slots=6 cpu$c: level1 within 0.5 pp with the PMU's slots ($err)" \
+				awk -v e="$err" 'BEGIN { exit !(e <= 0.5) }'
+		else
+			check "slots=6 pmmir=0 cpu$c: level1 off by over 2 pp with N2's constant ($err)" \
+				awk -v e="$err" 'BEGIN { exit !(e > 2) }'
+		fi
+	done
 	rmmod topdown
 	tdsim_unload
 done

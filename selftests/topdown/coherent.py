@@ -110,6 +110,7 @@ EVENTS = {
     "neoverse-n2": {1: ["CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
                         "STALL_SLOT", "OP_RETIRED", "OP_SPEC", "BR_MIS_PRED"]},
     "neoverse-n1": {1: ["CPU_CYCLES", "STALL_FRONTEND", "STALL_BACKEND"]},
+    "ampereone": {1: ["CPU_CYCLES", "STALL_SLOT_BACKEND", "OP_RETIRED", "OP_SPEC"]},
 }
 EVENTS["zen5"] = {1: EVENTS["zen4"][1],
                   2: ["de_no_dispatch_per_slot.no_ops_from_frontend:c8", "ex_ret_brn_misp",
@@ -118,7 +119,8 @@ EVENTS["neoverse-v2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-n2-r0p2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-v1"] = EVENTS["neoverse-n2"]
 WIDTH = {"skl": 4, "icl": 5, "spr": 6, "zen4": 6, "zen5": 8, "neoverse-n1": 4,
-         "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8}
+         "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8,
+         "ampereone": 4}
 
 
 def expected_events(model, level, smt):
@@ -379,10 +381,27 @@ def n1(A, c, smt, w):
     return finish(A, l1, None)
 
 
+def ampereone(A, c, smt, w):
+    """ampere/ampereone/metrics.json: retired_fraction,
+    slots_lost_misspeculation_fraction, sbsa.json's backend_bound, and
+    frontend_bound as 100 - (those three)"""
+    slots = w * c["CPU_CYCLES"]
+    if not slots:
+        return None
+    l1 = [0] * 6
+    l1[R] = A.frac(c["OP_RETIRED"], slots)
+    l1[BS] = A.diff(c["OP_SPEC"], c["OP_RETIRED"], slots)
+    l1[BE] = A.frac(c["STALL_SLOT_BACKEND"], slots)
+    used = l1[R] + l1[BS] + l1[BE]
+    l1[FE] = A.one - used if used < A.one else 0
+    return finish(A, l1, None)
+
+
 FORMULAS = {"skl": skl, "icl": icl, "spr": spr, "zen4": zen, "zen5": zen,
             "neoverse-n1": n1, "neoverse-n2": neoverse, "neoverse-v2": neoverse,
             "neoverse-n2-r0p2": lambda A, c, smt, w: neoverse(A, c, smt, w, r0=True),
-            "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0)}
+            "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0),
+            "ampereone": ampereone}
 
 
 def printed_nodes(model):
@@ -445,7 +464,12 @@ def check_interval(model, level, cpu, snap, tag):
         f"({len(r)} listed; missing {sorted(names - set(r))}, extra {sorted(set(r) - names)})")
     c = defaultdict(int, {n: d for n, (d, _) in r.items()})
     f = FORMULAS[model]
-    fx, ex = f(Fixed, c, smt, WIDTH[model]), f(Exact, c, smt, WIDTH[model])
+    # the width the module says it divided by: tdsim's caps/slots says the
+    # model's on Arm, x86 has the model's
+    w = int(info["width"])
+    tap(w == WIDTH[model], f"{tag}: info says width {w} (from "
+        f"{info['slots_from']}), the model's {WIDTH[model]}")
+    fx, ex = f(Fixed, c, smt, w), f(Exact, c, smt, w)
     if fx is None or ex is None:
         tap(False, f"{tag}: raw has slots or cycles to divide by")
         return
@@ -529,6 +553,8 @@ RUNS = [
     ("neoverse-v2", None, 30000, [(1, True)]),
     ("neoverse-n2-r0p2", None, 30000, [(1, True)]),
     ("neoverse-v1", 4, 0, [(1, False)]),
+    ("ampereone", None, 30000, [(1, True)]),
+    ("ampereone", 2, 0, [(1, False)]),
 ]
 
 

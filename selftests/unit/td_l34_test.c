@@ -347,7 +347,7 @@ TEST(calc_one_interval_common_window)
 	ASSERT_STREQ("CPU_CLK_UNHALTED.THREAD", m.events[9].name);
 	ASSERT_STREQ("MEMORY_ACTIVITY.STALLS_L2_MISS", m.events[13].name);
 	ASSERT_STREQ("MEMORY_ACTIVITY.STALLS_L3_MISS", m.events[14].name);
-	tdnl_calc(&s, NULL, &m);
+	tdnl_calc(&s, NULL, &m, 0);
 	EXPECT_EQ(0, s.lost);
 	EXPECT_EQ(50000, p4(s.l34[TD_DRAM_BOUND]));
 	EXPECT_EQ(50000, p4(s.l34[TD_L3_BOUND]));
@@ -389,7 +389,7 @@ TEST(calc_gap_uses_totals)
 	for (i = TD_RETIRING; i <= TD_BACKEND_BOUND; i++)
 		s.l1_set[i] = true;
 	s.l1[TD_RETIRING] = 100000;
-	tdnl_calc(&s, &prev, &m);
+	tdnl_calc(&s, &prev, &m, 0);
 	EXPECT_EQ(2, s.lost);
 	EXPECT_EQ(400000, s.l1[TD_RETIRING]);
 	EXPECT_EQ(200000, s.l1[TD_FRONTEND_BOUND]);
@@ -407,7 +407,7 @@ TEST(calc_gap_uses_totals)
 	/* the next one in sequence: no gap, the deltas (1 / 1 = 100 %) */
 	prev = s;
 	s.seq = 14;
-	tdnl_calc(&s, &prev, &m);
+	tdnl_calc(&s, &prev, &m, 0);
 	EXPECT_EQ(0, s.lost);
 	EXPECT_EQ(1000000, p4(s.l34[TD_DRAM_BOUND]));
 }
@@ -418,7 +418,7 @@ TEST(calc_unknown_model_is_na)
 
 	strcpy(s.model, "newcpu");
 	count(&s, 0, 100, 100, 100);
-	tdnl_calc(&s, NULL, NULL);
+	tdnl_calc(&s, NULL, NULL, 0);
 	all_na(_metadata, s.l34);
 }
 

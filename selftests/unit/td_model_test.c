@@ -306,6 +306,95 @@ TEST(neoverse_n1_overlapping_stalls)
 			(const u64[]){ 0, 0, 0 }, false, &r));
 }
 
+/* events of ampereone: CPU_CYCLES, STALL_SLOT_BACKEND, OP_RETIRED, OP_SPEC */
+TEST(ampereone_hand_computed)
+{
+	/*
+	 * cycles 1000, slots 4 * 1000 (ampere/ampereone/metrics.json):
+	 * retired_fraction 1600/4000 = 40 %; slots_lost_misspeculation
+	 * (2000 - 1600)/4000 = 10 %; backend_bound 1200/4000 = 30 %;
+	 * frontend_bound 100 - (40 + 10 + 30) = 20 %.
+	 */
+	const u64 c[] = { 1000, 1200, 1600, 2000 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, c, false, &r));
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	EXPECT_FALSE(r.has_l2);
+	EXPECT_EQ(-ENODATA, td_model_ampereone.compute(&td_model_ampereone,
+			(const u64[]){ 0, 1200, 1600, 2000 }, false, &r));
+}
+
+TEST(ampereone_never_negative)
+{
+	/*
+	 * retired 3000/4000 = 75 %, lost (3600 - 3000)/4000 = 15 %, backend
+	 * 1200/4000 = 30 %: 120 %, so perf's frontend would be -20 %.  It is
+	 * 0, and the others scaled to 100 %: 62.5, 12.5, 25 %.
+	 */
+	const u64 over[] = { 1000, 1200, 3000, 3600 };
+	/* OP_SPEC below OP_RETIRED (multiplexed windows): no negative loss */
+	const u64 less[] = { 1000, 1000, 2000, 1900 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, over, false, &r));
+	EXPECT_EQ(0, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(625000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(125000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(250000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(TD_PPM, l1_sum(&r));
+	/* retired 50 %, lost 0, backend 25 %, frontend 25 % */
+	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, less, false, &r));
+	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(0, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(250000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(250000, r.l1[TD_FRONTEND_BOUND]);
+}
+
+/*
+ * The width the module counts a CPU with (PMMIR_EL1.SLOTS) goes to the
+ * formulas in its copy of the model, as td_cpu.c and tdnl's calc.c give it
+ */
+TEST(width_from_the_model_given)
+{
+	/*
+	 * ampereone's counts above at 5 slots: slots 5000, retired 1600/5000
+	 * = 32 %, lost 400/5000 = 8 %, backend 1200/5000 = 24 %, frontend 36 %
+	 */
+	const u64 c[] = { 1000, 1200, 1600, 2000 };
+	/*
+	 * N2 at 6 slots: cycles 1000, slots 6000, BR_MIS_PRED 10: frontend
+	 * 1260/6000 - 1 % = 20 %; backend 1980/6000 - 3 % = 30 %; busy
+	 * 1 - 3240/6000 = 46 %; retiring 2000/2300 * 46 % = 40 %; bad spec
+	 * 6 % + 4 % = 10 %.  With N2's own 5: frontend 1260/5000 - 1 % =
+	 * 24.2 %, not 20 %.
+	 */
+	const u64 n2[] = { 1000, 1260, 1980, 3240, 2000, 2300, 10 };
+	struct td_model m = td_model_ampereone;
+	struct td_result r;
+
+	m.width = 5;
+	ASSERT_EQ(0, m.compute(&m, c, false, &r));
+	EXPECT_EQ(320000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(80000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(240000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(360000, r.l1[TD_FRONTEND_BOUND]);
+	m = td_model_neoverse_n2;
+	m.width = 6;
+	ASSERT_EQ(0, m.compute(&m, n2, false, &r));
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	ASSERT_EQ(0, td_model_neoverse_n2.compute(&td_model_neoverse_n2, n2,
+						  false, &r));
+	EXPECT_NE(200000, r.l1[TD_FRONTEND_BOUND]);
+}
+
 /* perf's adl-metrics.json cpu_atom: bad speculation is what is left */
 TEST(gracemont_hand_computed)
 {
@@ -359,6 +448,7 @@ TEST(level_event_counts)
 	EXPECT_EQ(26, td_model_nr_events(&td_model_skl, 3));
 	EXPECT_EQ(12, td_model_nr_events(&td_model_zen4, 3));
 	EXPECT_EQ(3, td_model_nr_events(&td_model_neoverse_n1, 3));
+	EXPECT_EQ(4, td_model_nr_events(&td_model_ampereone, 3));
 }
 
 /* x86 identities as perf's x86/mapfile.csv (linux-source-6.12) maps them */

@@ -12,6 +12,7 @@ static const struct td_model * const models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
+	&td_model_ampereone,
 };
 
 /* an event's id by its perf name; -1 if the model has none */

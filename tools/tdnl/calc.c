@@ -69,12 +69,17 @@ static bool totals(const struct tdnl_sample *s, const struct tdnl_sample *prev,
 	return true;
 }
 
-/* Level 1/2 over the span, with the module's formulas */
+/*
+ * Level 1/2 over the span, with the module's formulas and the width the
+ * CPU is counted with (its PMU's slots per cycle where the module read
+ * them), as the module gives them to the formulas: in a copy of the model
+ */
 static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
-		    const double *c, const bool *have)
+		    unsigned int width, const double *c, const bool *have)
 {
 	const struct td_model *k = m ? kmodel(m) : NULL;
 	u64 cnt[TDNL_MAX_EVENTS] = {};
+	struct td_model own;
 	struct td_result r;
 	bool smt = false;
 	unsigned int i;
@@ -90,7 +95,10 @@ static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
 	for (i = 0; i < k->nr_events; i++)
 		if (have[i] && (k->nosmt_only & (1U << i)))
 			smt = false;
-	if (k->compute(k, cnt, smt, &r))
+	own = *k;
+	if (width)
+		own.width = width;
+	if (own.compute(&own, cnt, smt, &r))
 		return;		/* no slots in the span: keep the last interval */
 	for (i = 0; i < TD_NR_L1; i++)
 		if (s->l1_set[i])
@@ -104,6 +112,7 @@ static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
  * @s:    the sample; its lost, l34 and (after a gap) l1, l2 are set
  * @prev: the CPU's previous sample received, or NULL
  * @m:    the CPU's model from GET_INFO, or NULL
+ * @width: the CPU's width from GET_INFO, 0 for the model's
  *
  * With no sample before, or the one just before, the nodes come from the
  * interval's deltas.  After a gap, from the differences of the totals over
@@ -111,7 +120,7 @@ static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
  * previous sample's end.
  */
 void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
-	       const struct tdnl_model *m)
+	       const struct tdnl_model *m, unsigned int width)
 {
 	double c[TDNL_MAX_EVENTS];
 	bool have[TDNL_MAX_EVENTS];
@@ -121,7 +130,7 @@ void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 	if (prev && s->seq > prev->seq + 1 && totals(s, prev, c, have)) {
 		s->lost = s->seq - prev->seq - 1;
 		s->start_ns = prev->end_ns;	/* what the figures now cover */
-		relevel(s, m, c, have);
+		relevel(s, m, width, c, have);
 	} else {
 		deltas(s, c, have);
 	}

@@ -170,6 +170,11 @@ static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
 				return -1;
 			c->state = mnl_attr_get_u32(a);
 			break;
+		case TOPDOWN_A_CPU_INFO_SLOTS_FROM:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			c->slots_from = mnl_attr_get_u32(a);
+			break;
 		}
 	}
 	return 0;
@@ -227,6 +232,41 @@ void tdnl_free_info(struct tdnl_info *info)
 	free(info->models);
 	free(info->cpus);
 	memset(info, 0, sizeof(*info));
+}
+
+/**
+ * tdnl_cpu_width() - the slots per cycle a CPU is counted with
+ * @info: GET_INFO's reply
+ * @cpu:  the CPU
+ *
+ * Return: its width (its PMU's where the module read one), or 0 if
+ * GET_INFO did not say.
+ */
+unsigned int tdnl_cpu_width(const struct tdnl_info *info, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->nr_cpus; i++)
+		if (info->cpus[i].cpu == cpu)
+			return info->cpus[i].width;
+	return 0;
+}
+
+/**
+ * tdnl_slots_from_name() - where a CPU's width comes from, as a word
+ * @from: enum topdown_slots_from
+ *
+ * Return: "model", "pmmir", "caps" or "?".
+ */
+const char *tdnl_slots_from_name(unsigned int from)
+{
+	static const char * const names[] = {
+		[TOPDOWN_SLOTS_FROM_MODEL] = "model",
+		[TOPDOWN_SLOTS_FROM_PMMIR] = "pmmir",
+		[TOPDOWN_SLOTS_FROM_CAPS] = "caps",
+	};
+
+	return from < sizeof(names) / sizeof(names[0]) ? names[from] : "?";
 }
 
 /**

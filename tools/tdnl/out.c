@@ -76,8 +76,9 @@ static void info_text(const struct tdnl_info *info)
 	for (i = 0; i < info->nr_cpus; i++) {
 		const struct tdnl_cpu_info *c = &info->cpus[i];
 
-		printf("cpu%-4u %-12s width %u  ", c->cpu,
-		       c->model[0] ? c->model : "-", c->width);
+		printf("cpu%-4u %-12s width %u from %-5s  ", c->cpu,
+		       c->model[0] ? c->model : "-", c->width,
+		       tdnl_slots_from_name(c->slots_from));
 		state_str(c->state, ",", true);
 		putchar('\n');
 	}
@@ -112,7 +113,8 @@ static void info_json(const struct tdnl_info *info)
 			json_str(c->model);
 		else
 			printf("null");
-		printf(",\"width\":%u,\"state\":[", c->width);
+		printf(",\"width\":%u,\"slots_from\":\"%s\",\"state\":[", c->width,
+		       tdnl_slots_from_name(c->slots_from));
 		state_str(c->state, ",", false);
 		printf("]}");
 	}
@@ -158,12 +160,13 @@ void tdnl_out_info(const struct tdnl_info *info, enum tdnl_fmt fmt)
 		info_json(info);
 		break;
 	case TDNL_CSV:
-		printf("cpu,model,width,state\n");
+		printf("cpu,model,width,slots_from,state\n");
 		for (i = 0; i < info->nr_cpus; i++) {
 			const struct tdnl_cpu_info *c = &info->cpus[i];
 
-			printf("%u,%s,%u,", c->cpu,
-			       c->model[0] ? c->model : "n/a", c->width);
+			printf("%u,%s,%u,%s,", c->cpu,
+			       c->model[0] ? c->model : "n/a", c->width,
+			       tdnl_slots_from_name(c->slots_from));
 			state_str(c->state, "|", true);
 			putchar('\n');
 		}

@@ -223,7 +223,8 @@ static int show_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	if (!selected(sh->o->cpus, s->cpu))
 		return MNL_CB_OK;
-	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model));
+	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model),
+		  tdnl_cpu_width(sh->info, s->cpu));
 	if (!sh->shown++)
 		tdnl_out_begin(fmt, false);
 	tdnl_out_sample(s, fmt, false);
@@ -318,7 +319,8 @@ static int watch_cb(const struct nlmsghdr *nlh, void *data)
 	prev = w->prev[s->cpu];
 	if (prev && s->seq <= prev->seq)
 		prev = NULL;	/* the module was reloaded: start over */
-	tdnl_calc(s, prev, tdnl_find_model(w->info, s->model));
+	tdnl_calc(s, prev, tdnl_find_model(w->info, s->model),
+		  tdnl_cpu_width(w->info, s->cpu));
 	if (s->lost)
 		fprintf(stderr, "tdnl: cpu%u: lost %llu intervals (seq %llu -> %llu)\n",
 			s->cpu, (unsigned long long)s->lost,

@@ -46,7 +46,8 @@ struct tdnl_model {
 struct tdnl_cpu_info {
 	unsigned int cpu;
 	char model[TDNL_NAME_LEN];		/* "" when unsupported */
-	unsigned int width;
+	unsigned int width;			/* the slots per cycle it is counted with */
+	unsigned int slots_from;		/* enum topdown_slots_from */
 	uint32_t state;				/* enum topdown_state flags */
 };
 
@@ -90,7 +91,9 @@ void tdnl_free_info(struct tdnl_info *info);
 int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s);
 const struct tdnl_model *tdnl_find_model(const struct tdnl_info *info,
 					 const char *name);
+unsigned int tdnl_cpu_width(const struct tdnl_info *info, unsigned int cpu);
 const char *tdnl_state_name(unsigned int bit);
+const char *tdnl_slots_from_name(unsigned int from);
 
 /* ---- netlink (nl.c) ---- */
 
@@ -121,7 +124,7 @@ int tdnl_nl_error(int err, const char *what);
 /* ---- Level 1/2 over a span, Level 3/4 (calc.c) ---- */
 
 void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
-	       const struct tdnl_model *m);
+	       const struct tdnl_model *m, unsigned int width);
 
 /* ---- output (out.c) ---- */
 

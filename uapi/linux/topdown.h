@@ -9,8 +9,9 @@
  * only check genetlink makes on a join.  Others get EPERM.
  *
  * TOPDOWN_CMD_GET_INFO (do) replies with the module's version, level and
- * interval, one TOPDOWN_A_INFO_CPU nest per possible CPU (its model, slot
- * width and state) and one TOPDOWN_A_INFO_MODEL nest per model the module
+ * interval, one TOPDOWN_A_INFO_CPU nest per possible CPU (its model, the
+ * slots per cycle its fractions are computed with and where they come
+ * from, and its state) and one TOPDOWN_A_INFO_MODEL nest per model the module
  * knows, with its events: id, perf name, raw config and level.
  *
  * TOPDOWN_CMD_GET_SAMPLE replies with a CPU's latest completed interval:
@@ -72,6 +73,18 @@ enum topdown_state {
 };
 
 /**
+ * enum topdown_slots_from - Where a CPU's slots per cycle (its width) come from.
+ * @TOPDOWN_SLOTS_FROM_MODEL: The model's constant.
+ * @TOPDOWN_SLOTS_FROM_PMMIR: The CPU's own PMMIR_EL1.SLOTS (arm64 PMUv3p4 and later).
+ * @TOPDOWN_SLOTS_FROM_CAPS: The caps/slots attribute of the PMU given as pmu_type.
+ */
+enum topdown_slots_from {
+	TOPDOWN_SLOTS_FROM_MODEL,
+	TOPDOWN_SLOTS_FROM_PMMIR,
+	TOPDOWN_SLOTS_FROM_CAPS,
+};
+
+/**
  * enum topdown_a_event - attributes: One raw event of a model.
  * @TOPDOWN_A_EVENT_ID: (u32) Index of the event in its model; counts refer to it.
  * @TOPDOWN_A_EVENT_NAME: (string) The event's name in perf's JSON (":cN" is with cmask N).
@@ -115,8 +128,10 @@ enum topdown_a_model {
  * enum topdown_a_cpu_info - attributes: One possible CPU.
  * @TOPDOWN_A_CPU_INFO_CPU: (u32) The CPU number.
  * @TOPDOWN_A_CPU_INFO_MODEL: (string) Its model's name; absent when unsupported.
- * @TOPDOWN_A_CPU_INFO_WIDTH: (u32) Its model's slots per cycle.
+ * @TOPDOWN_A_CPU_INFO_WIDTH: (u32) The slots per cycle its fractions are
+ *	computed with: its model's, or its PMU's (see slots-from).
  * @TOPDOWN_A_CPU_INFO_STATE: (u32) Flags of its latest interval.
+ * @TOPDOWN_A_CPU_INFO_SLOTS_FROM: (u32, enum topdown_slots_from) Where width comes from.
  * @__TOPDOWN_A_CPU_INFO_MAX: One more than the last.
  * @TOPDOWN_A_CPU_INFO_MAX: The last.
  */
@@ -125,6 +140,7 @@ enum topdown_a_cpu_info {
 	TOPDOWN_A_CPU_INFO_MODEL,
 	TOPDOWN_A_CPU_INFO_WIDTH,
 	TOPDOWN_A_CPU_INFO_STATE,
+	TOPDOWN_A_CPU_INFO_SLOTS_FROM,
 
 	__TOPDOWN_A_CPU_INFO_MAX,
 	TOPDOWN_A_CPU_INFO_MAX = (__TOPDOWN_A_CPU_INFO_MAX - 1)
