@@ -159,6 +159,13 @@ struct tdsim_epoch {
 /* Per-CPU simulated PMU state. */
 struct tdsim_cpu {
 	unsigned int cpu;
+	/*
+	 * The PMU the CPU belongs to ("tdsim_atom" for atom_cpus=, as an
+	 * E-core's is cpu_atom), its model and its counters; set at load.
+	 */
+	bool atom;
+	const struct tdsim_model *model;
+	unsigned int gp_counters, fixed_counters;
 	/* cpuN/truth shows this moment (ktime), 0: now; READ/WRITE_ONCE */
 	u64 truth_at;
 	/* protects everything below; taken from PMU callbacks with IRQs off */
@@ -182,7 +189,8 @@ struct tdsim_cpu {
 	struct perf_event *wd;		/* watchdog=1: the counter it holds */
 };
 
-extern const struct tdsim_model *tdsim_model;
+extern const struct tdsim_model *tdsim_model;	/* the "tdsim" PMU's */
+extern bool tdsim_hybrid;			/* atom_cpus= given */
 extern unsigned int tdsim_gp_counters;
 extern unsigned int tdsim_fixed_counters;
 extern atomic_t tdsim_fail_event_init;
@@ -197,6 +205,7 @@ extern const struct tdsim_model tdsim_zen4, tdsim_zen5;
 extern const struct tdsim_model tdsim_neoverse_n1, tdsim_neoverse_n2;
 extern const struct tdsim_model tdsim_neoverse_v2, tdsim_neoverse_v1;
 extern const struct tdsim_model tdsim_neoverse_n2_r0, tdsim_ampereone;
+extern const struct tdsim_model tdsim_gracemont, tdsim_crestmont;
 
 /* tdsim_profile.c */
 void tdsim_profile_default(const struct tdsim_model *m,
@@ -222,7 +231,8 @@ int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
 void tdsim_cpu_release(struct tdsim_cpu *sc);
 int tdsim_pmu_register(void);
 void tdsim_pmu_unregister(void);
-int tdsim_pmu_type(void);
+int tdsim_pmu_type(const struct tdsim_cpu *sc);
+u64 tdsim_cycles_config(const struct tdsim_model *m);
 int tdsim_watchdog_start(void);
 void tdsim_watchdog_stop(void);
 

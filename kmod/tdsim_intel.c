@@ -484,3 +484,74 @@ const struct tdsim_model tdsim_spr = {
 	.nr_events = SPR_NR,
 	.rates = spr_rates,
 };
+
+/*
+ * Atom cores (td_atom.c): Level 1 from TOPDOWN_*.ALL(_P) over width *
+ * CPU_CLK_UNHALTED.CORE, as perf's alderlake and meteorlake cpu_atom,
+ * sierraforest and grandridge tables; Gracemont's bad speculation is what
+ * the other three leave.  No SMT on these cores.
+ */
+enum {
+	ATOM_INST, ATOM_CLK, ATOM_REF_TSC, ATOM_FE, ATOM_BE, ATOM_RET, ATOM_BAD,
+	ATOM_NR
+};
+
+#define ALL6	0x003f
+
+static const struct tdsim_event grt_events[ATOM_NR] = {
+	[ATOM_INST]	= { 0x00c0, "INST_RETIRED.ANY", ALL6, 0 },
+	[ATOM_CLK]	= { 0x003c, "CPU_CLK_UNHALTED.CORE", ALL6, 1 },
+	[ATOM_REF_TSC]	= { 0x0300, "CPU_CLK_UNHALTED.REF_TSC", 0, 2 },
+	[ATOM_FE]	= { 0x0071, "TOPDOWN_FE_BOUND.ALL", ALL6, NOFIX },
+	[ATOM_BE]	= { 0x0074, "TOPDOWN_BE_BOUND.ALL", ALL6, NOFIX },
+	[ATOM_RET]	= { 0x00c2, "TOPDOWN_RETIRING.ALL", ALL6, NOFIX },
+	[ATOM_BAD]	= { 0x0073, "TOPDOWN_BAD_SPECULATION.ALL", ALL6, NOFIX },
+};
+
+static const struct tdsim_event cmt_events[ATOM_NR] = {
+	[ATOM_INST]	= { 0x00c0, "INST_RETIRED.ANY", ALL8, 0 },
+	[ATOM_CLK]	= { 0x003c, "CPU_CLK_UNHALTED.CORE", ALL8, 1 },
+	[ATOM_REF_TSC]	= { 0x0300, "CPU_CLK_UNHALTED.REF_TSC", 0, 2 },
+	[ATOM_FE]	= { 0x0071, "TOPDOWN_FE_BOUND.ALL_P", ALL8, NOFIX },
+	[ATOM_BE]	= { 0x0074, "TOPDOWN_BE_BOUND.ALL_P", ALL8, NOFIX },
+	[ATOM_RET]	= { 0x0072, "TOPDOWN_RETIRING.ALL_P", ALL8, NOFIX },
+	[ATOM_BAD]	= { 0x0073, "TOPDOWN_BAD_SPECULATION.ALL_P", ALL8, NOFIX },
+};
+
+static void atom_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
+		       unsigned int siblings, u32 *r)
+{
+	u32 s = m->width * ONE;
+
+	r[ATOM_CLK] = ONE;
+	r[ATOM_REF_TSC] = ONE;
+	r[ATOM_FE] = tdsim_scale(P(FRONTEND_BOUND), s);
+	r[ATOM_BE] = tdsim_scale(P(BACKEND_BOUND), s);
+	r[ATOM_RET] = tdsim_scale(P(RETIRING), s);
+	r[ATOM_BAD] = tdsim_scale(P(BAD_SPECULATION), s);
+	r[ATOM_INST] = r[ATOM_RET] - r[ATOM_RET] / 10;
+}
+
+/* Alder Lake / Raptor Lake E-cores, Alder Lake-N */
+const struct tdsim_model tdsim_gracemont = {
+	.name = "gracemont",
+	.vendor = TDSIM_INTEL,
+	.width = 5,
+	.gp_counters = 6,
+	.fixed_counters = 3,
+	.events = grt_events,
+	.nr_events = ATOM_NR,
+	.rates = atom_rates,
+};
+
+/* Meteor Lake E-cores, Sierra Forest, Grand Ridge */
+const struct tdsim_model tdsim_crestmont = {
+	.name = "crestmont",
+	.vendor = TDSIM_INTEL,
+	.width = 6,
+	.gp_counters = 8,
+	.fixed_counters = 3,
+	.events = cmt_events,
+	.nr_events = ATOM_NR,
+	.rates = atom_rates,
+};

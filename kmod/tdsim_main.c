@@ -2,7 +2,8 @@
 /*
  * tdsim: module parameters and the debugfs knobs tests use.
  *
- *   /sys/kernel/debug/tdsim/model            emulated model (read only)
+ *   /sys/kernel/debug/tdsim/model            emulated model and counters
+ *                                            (and atom_cpus='s, CPUs)
  *   /sys/kernel/debug/tdsim/cpuN/profile     steady ground truth of CPU N;
  *                                            a write ends a running schedule
  *   /sys/kernel/debug/tdsim/cpuN/schedule    phases "ms=N key=value ...;..."
@@ -44,6 +45,14 @@ static int pmmir = -1;
 module_param(pmmir, int, 0444);
 MODULE_PARM_DESC(pmmir, "Arm: 1: a PMUv3p4 or later, whose caps/slots says the slots per cycle; 0: an older one, caps/slots 0 (default: the model's)");
 
+static char *atom_cpus;
+module_param(atom_cpus, charp, 0444);
+MODULE_PARM_DESC(atom_cpus, "CPU list of a second PMU, tdsim_atom, as a hybrid part's E-cores have cpu_atom (with atom_model=)");
+
+static char *atom_model;
+module_param(atom_model, charp, 0444);
+MODULE_PARM_DESC(atom_model, "the model of atom_cpus=: gracemont, crestmont");
+
 static int counters = -1;
 module_param(counters, int, 0444);
 MODULE_PARM_DESC(counters, "general-purpose counters per CPU, 0-16 (default: the model's)");
@@ -64,12 +73,16 @@ static const struct tdsim_model * const tdsim_models[] = {
 	&tdsim_skl, &tdsim_icl, &tdsim_spr, &tdsim_zen4, &tdsim_zen5,
 	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_n2_r0,
 	&tdsim_neoverse_v1, &tdsim_neoverse_v2, &tdsim_ampereone,
+	&tdsim_gracemont, &tdsim_crestmont,
 };
 
 /* the model emulated, with slots= and pmmir= applied */
 static struct tdsim_model tdsim_own;
 
 const struct tdsim_model *tdsim_model;
+bool tdsim_hybrid;
+static const struct tdsim_model *tdsim_atom_model;
+static struct cpumask tdsim_atom_cpus;
 unsigned int tdsim_gp_counters;
 unsigned int tdsim_fixed_counters;
 atomic_t tdsim_fail_event_init = ATOMIC_INIT(0);
@@ -103,7 +116,7 @@ static ssize_t tdsim_profile_read(struct file *file, char __user *ubuf,
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	p = sc->profile;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	len = tdsim_profile_print(tdsim_model, &p, '\n', buf, TDSIM_PROFILE_MAX);
+	len = tdsim_profile_print(sc->model, &p, '\n', buf, TDSIM_PROFILE_MAX);
 	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
 	kfree(buf);
 	return ret;
@@ -132,7 +145,7 @@ static ssize_t tdsim_profile_write(struct file *file, const char __user *ubuf,
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	p = sc->profile;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	ret = tdsim_profile_parse(tdsim_model, buf, &p, "profile");
+	ret = tdsim_profile_parse(sc->model, buf, &p, "profile");
 	/* a new steady profile ends a running schedule */
 	if (!ret)
 		ret = tdsim_cpu_set_profile(sc, &p);
@@ -185,7 +198,7 @@ static ssize_t tdsim_schedule_read(struct file *file, char __user *ubuf,
 	for (k = 0; k < nr; k++) {
 		len += scnprintf(buf + len, TDSIM_SCHEDULE_MAX - len, "ms=%u ",
 				 ph[k].ms);
-		len += tdsim_profile_print(tdsim_model, &ph[k].p, ' ', buf + len,
+		len += tdsim_profile_print(sc->model, &ph[k].p, ' ', buf + len,
 					   TDSIM_SCHEDULE_MAX - len);
 		buf[len - 1] = '\n';	/* the last item's separator */
 	}
@@ -227,7 +240,7 @@ static ssize_t tdsim_schedule_write(struct file *file, const char __user *ubuf,
 	steady = sc->profile;
 	running = sc->plan->period_ns != 0;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	ret = tdsim_schedule_parse(tdsim_model, buf, &steady, p, ms);
+	ret = tdsim_schedule_parse(sc->model, buf, &steady, p, ms);
 	if (ret > 0)
 		ret = tdsim_cpu_set_schedule(sc, p, ms, ret);
 	else if (!ret && running)	/* off: back to the steady profile */
@@ -294,7 +307,7 @@ static ssize_t tdsim_truth_read(struct file *file, char __user *ubuf,
 			return ret;
 		len = scnprintf(tf->buf, TDSIM_TRUTH_MAX, "at_ns %llu\n", at);
 		for (t = 0; t < TDSIM_NR_TRUTH; t++)
-			if (tdsim_truth_valid(tdsim_model, t))
+			if (tdsim_truth_valid(sc->model, t))
 				len += scnprintf(tf->buf + len,
 						 TDSIM_TRUTH_MAX - len,
 						 "%s %llu\n",
@@ -339,11 +352,16 @@ static const struct file_operations tdsim_truth_fops = {
 static ssize_t tdsim_model_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	char buf[64];
+	char buf[128];
 	int len;
 
 	len = scnprintf(buf, sizeof(buf), "%s %u\n", tdsim_model->name,
 			tdsim_gp_counters);
+	if (tdsim_hybrid)	/* the second PMU's: model, counters, CPUs */
+		len += scnprintf(buf + len, sizeof(buf) - len, "%s %u %*pbl\n",
+				 tdsim_atom_model->name,
+				 tdsim_atom_model->gp_counters,
+				 cpumask_pr_args(&tdsim_atom_cpus));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -379,6 +397,39 @@ static void tdsim_debugfs_init(void)
 		debugfs_create_file("truth", 0600, dir, tdsim_cpu(cpu),
 				    &tdsim_truth_fops);
 	}
+}
+
+/*
+ * atom_cpus= and atom_model=: a second PMU for those CPUs, of the same
+ * vendor (x86 hybrid: cpu_core and cpu_atom).  counters= and fixed= are
+ * the first PMU's; the second has its model's.
+ */
+static int __init tdsim_atom_setup(void)
+{
+	unsigned int i;
+
+	if (!atom_cpus && !atom_model)
+		return 0;
+	if (!atom_cpus || !atom_model) {
+		pr_err("atom_cpus= and atom_model= go together\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(tdsim_models); i++)
+		if (!strcmp(atom_model, tdsim_models[i]->name))
+			tdsim_atom_model = tdsim_models[i];
+	if (!tdsim_atom_model || tdsim_atom_model->vendor != tdsim_model->vendor) {
+		pr_err("atom_model=%s: not a model of %s's vendor\n", atom_model,
+		       tdsim_model->name);
+		return -EINVAL;
+	}
+	if (cpulist_parse(atom_cpus, &tdsim_atom_cpus) ||
+	    cpumask_empty(&tdsim_atom_cpus) ||
+	    !cpumask_subset(&tdsim_atom_cpus, cpu_possible_mask)) {
+		pr_err("atom_cpus=%s: not a list of possible CPUs\n", atom_cpus);
+		return -EINVAL;
+	}
+	tdsim_hybrid = true;
+	return 0;
 }
 
 static int __init tdsim_init(void)
@@ -425,16 +476,24 @@ static int __init tdsim_init(void)
 		       TDSIM_PPM);
 		return -EINVAL;
 	}
+	ret = tdsim_atom_setup();
+	if (ret)
+		return ret;
 
 	tdsim_cpus = alloc_percpu(struct tdsim_cpu);
 	if (!tdsim_cpus)
 		return -ENOMEM;
-	tdsim_profile_default(tdsim_model, &p);
 	for_each_possible_cpu(cpu) {
 		struct tdsim_cpu *sc = tdsim_cpu(cpu);
 
 		raw_spin_lock_init(&sc->lock);
 		sc->cpu = cpu;
+		sc->atom = cpumask_test_cpu(cpu, &tdsim_atom_cpus);
+		sc->model = sc->atom ? tdsim_atom_model : tdsim_model;
+		sc->gp_counters = sc->atom ? sc->model->gp_counters : tdsim_gp_counters;
+		sc->fixed_counters = sc->atom ? sc->model->fixed_counters :
+			tdsim_fixed_counters;
+		tdsim_profile_default(sc->model, &p);
 		ret = tdsim_cpu_set_profile(sc, &p);
 		if (ret)
 			goto err_release;
@@ -459,6 +518,11 @@ static int __init tdsim_init(void)
 		tdsim_model->pmmir ? " (caps/slots)" : " (caps/slots 0)",
 		tdsim_gp_counters, tdsim_fixed_counters,
 		watchdog ? ", one held as by the NMI watchdog" : "");
+	if (tdsim_hybrid)
+		pr_info("and %s on CPUs %*pbl (PMU tdsim_atom): width %u, %u general-purpose and %u fixed counters\n",
+			tdsim_atom_model->name, cpumask_pr_args(&tdsim_atom_cpus),
+			tdsim_atom_model->width, tdsim_atom_model->gp_counters,
+			tdsim_atom_model->fixed_counters);
 	return 0;
 
 err_pmu:

@@ -73,10 +73,10 @@ static u64 tdsim_plan_count(const struct tdsim_plan *pl, u64 ns,
  * its threads, as skl_rates() counts them), each Level 1/2 fraction of the
  * slots and each clock-tick fraction of the cycle.
  */
-static void tdsim_truth_rates(const struct tdsim_profile *p,
+static void tdsim_truth_rates(const struct tdsim_model *m,
+			      const struct tdsim_profile *p,
 			      unsigned int siblings, u32 *r)
 {
-	const struct tdsim_model *m = tdsim_model;
 	u32 slots = m->width * TDSIM_PPM / (m->core_slots ? siblings : 1);
 	unsigned int k;
 
@@ -93,6 +93,7 @@ static struct tdsim_plan *tdsim_plan_new(unsigned int cpu,
 					 const u32 *ms, unsigned int nr)
 {
 	unsigned int siblings = cpumask_weight(topology_sibling_cpumask(cpu));
+	const struct tdsim_model *m = tdsim_cpu(cpu)->model;
 	struct tdsim_plan *pl;
 	unsigned int k, q;
 
@@ -108,8 +109,8 @@ static struct tdsim_plan *tdsim_plan_new(unsigned int cpu,
 		ph->ns = ms ? (u64)ms[k] * NSEC_PER_MSEC : 0;
 		ph->off_ns = pl->period_ns;
 		pl->period_ns += ph->ns;
-		tdsim_model->rates(tdsim_model, &p[k], siblings, ph->rate);
-		tdsim_truth_rates(&p[k], siblings, ph->rate + TDSIM_Q_TRUTH);
+		m->rates(m, &p[k], siblings, ph->rate);
+		tdsim_truth_rates(m, &p[k], siblings, ph->rate + TDSIM_Q_TRUTH);
 		for (q = 0; q < TDSIM_NR_Q; q++) {
 			ph->before[q] = pl->per_period[q];
 			pl->per_period[q] += tdsim_phase_count(ph, ph->ns, q);
@@ -152,7 +153,7 @@ static void tdsim_start_pending(struct tdsim_cpu *sc, u64 now)
 
 	if (sc->nr_epochs > 1) {
 		prev = tdsim_epoch_back(sc, 1);
-		for (i = 0; i < tdsim_model->nr_events; i++)
+		for (i = 0; i < sc->model->nr_events; i++)
 			sc->base[i] += tdsim_plan_count(prev->plan,
 							now - sc->start, i);
 		for (t = 0; t < TDSIM_NR_TRUTH; t++)
@@ -179,11 +180,12 @@ static u64 tdsim_now(struct tdsim_cpu *sc)
 }
 
 /* Jitter every event rate of a steady plan by up to +-noise_ppm of itself. */
-static void tdsim_apply_noise(struct tdsim_plan *pl, u32 noise)
+static void tdsim_apply_noise(struct tdsim_plan *pl, unsigned int nr,
+			      u32 noise)
 {
 	unsigned int i;
 
-	for (i = 0; i < tdsim_model->nr_events; i++) {
+	for (i = 0; i < nr; i++) {
 		s64 j = (s64)(get_random_u32() % (2 * noise + 1)) - noise;
 		s64 r = pl->nominal[i] + div_s64((s64)pl->nominal[i] * j,
 						 TDSIM_PPM);
@@ -205,10 +207,11 @@ static void tdsim_advance(struct tdsim_cpu *sc, u64 now)
 	if (!noise || sc->plan->period_ns ||
 	    now - sc->start < TDSIM_NOISE_PERIOD_NS)
 		return;
-	for (i = 0; i < tdsim_model->nr_events; i++)
+	for (i = 0; i < sc->model->nr_events; i++)
 		sc->base[i] = tdsim_count(sc, i, now);
 	sc->start = now;
-	tdsim_apply_noise(sc->plan, min_t(u32, noise, TDSIM_PPM));
+	tdsim_apply_noise(sc->plan, sc->model->nr_events,
+			  min_t(u32, noise, TDSIM_PPM));
 }
 
 struct tdsim_set {
@@ -235,7 +238,7 @@ static void tdsim_set_here(void *arg)
 		sc->profile = *set->steady;
 	if (here) {
 		now = tdsim_now(sc);
-		for (i = 0; sc->plan && i < tdsim_model->nr_events; i++)
+		for (i = 0; sc->plan && i < sc->model->nr_events; i++)
 			sc->base[i] = tdsim_count(sc, i, now);
 		sc->start = now;
 		for (t = 0; sc->nr_epochs && t < TDSIM_NR_TRUTH; t++)
@@ -439,13 +442,37 @@ static void tdsim_event_update(struct perf_event *event)
 	tdsim_update(event, tdsim_read_counter(event));
 }
 
+static struct pmu tdsim_pmu, tdsim_atom_pmu;
+
+/*
+ * The CPU's own PMU only, as on x86 hybrid parts: x86_pmu_event_init()
+ * refuses an event for a CPU outside the hybrid PMU's supported_cpus with
+ * -ENOENT (arch/x86/events/core.c, 6.12), so PERF_TYPE_RAW, which is
+ * cpu_core's type, reaches no E-core.  A hybrid part's PMUs also take
+ * PERF_TYPE_HARDWARE events (perf_init_event() offers one that its RAW
+ * PMU refused to every PMU), so a cycles event finds a CPU's own PMU.
+ */
 static int tdsim_event_init(struct perf_event *event)
 {
-	const struct tdsim_model *m = tdsim_model;
+	const struct tdsim_model *m;
+	struct tdsim_cpu *sc;
+	u64 config = event->attr.config;
 	unsigned int i;
 
-	if (event->attr.type != event->pmu->type)
-		return -ENOENT;
+	if (event->attr.type != event->pmu->type) {
+		if (!tdsim_hybrid || event->attr.type != PERF_TYPE_HARDWARE ||
+		    config != PERF_COUNT_HW_CPU_CYCLES)
+			return -ENOENT;
+		config = 0;	/* below: this CPU's model's cycles */
+	}
+	if (event->cpu >= 0) {
+		sc = tdsim_cpu(event->cpu);
+		if ((event->pmu == &tdsim_atom_pmu) != sc->atom)
+			return -ENOENT;
+		m = sc->model;
+		if (!config)
+			config = tdsim_cycles_config(m);
+	}
 	if (atomic_dec_if_positive(&tdsim_fail_event_init) >= 0)
 		return -EIO;			/* fault injected by a test */
 	if (event->cpu < 0)
@@ -455,7 +482,7 @@ static int tdsim_event_init(struct perf_event *event)
 	if (event->attr.config1 || event->attr.config2)
 		return -EINVAL;
 	for (i = 0; i < m->nr_events; i++)
-		if (m->events[i].config == event->attr.config)
+		if (m->events[i].config == config)
 			break;
 	if (i == m->nr_events)
 		return -EINVAL;			/* this CPU has no such event */
@@ -466,7 +493,7 @@ static int tdsim_event_init(struct perf_event *event)
 	 * refuses it with -EINVAL (arch/x86/events/{intel/,}core.c, 6.12).
 	 */
 	if (!m->events[i].gp_mask && m->events[i].fixed >= 0 &&
-	    m->events[i].fixed >= (int)tdsim_fixed_counters)
+	    m->events[i].fixed >= (int)sc->fixed_counters)
 		return -EINVAL;
 
 	event->hw.config = i;
@@ -495,8 +522,8 @@ static void tdsim_stop(struct perf_event *event, int flags)
  */
 static int tdsim_add(struct perf_event *event, int flags)
 {
-	const struct tdsim_event *e = &tdsim_model->events[event->hw.config];
 	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	const struct tdsim_event *e = &sc->model->events[event->hw.config];
 	unsigned long irqflags;
 	int idx = -1;
 	u32 free;
@@ -505,12 +532,12 @@ static int tdsim_add(struct perf_event *event, int flags)
 		return -EAGAIN;			/* fault injected by a test */
 
 	raw_spin_lock_irqsave(&sc->lock, irqflags);
-	if (e->fixed >= 0 && e->fixed < tdsim_fixed_counters &&
+	if (e->fixed >= 0 && e->fixed < sc->fixed_counters &&
 	    !(sc->fixed_used & BIT(e->fixed))) {
 		sc->fixed_used |= BIT(e->fixed);
 		idx = TDSIM_FIXED_IDX + e->fixed;
 	} else {
-		free = e->gp_mask & ~sc->gp_used & (BIT(tdsim_gp_counters) - 1);
+		free = e->gp_mask & ~sc->gp_used & (BIT(sc->gp_counters) - 1);
 		if (free) {
 			idx = fls(free) - 1;
 			sc->gp_used |= BIT(idx);
@@ -594,10 +621,23 @@ static struct attribute_group tdsim_format_group = {
 	.name = "format",
 };
 
+/* the online CPUs of this PMU (perf core sets the PMU as drvdata) */
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return cpumap_print_to_pagebuf(true, buf, cpu_online_mask);
+	bool atom = dev_get_drvdata(dev) == &tdsim_atom_pmu;
+	cpumask_var_t mask;
+	unsigned int cpu;
+	ssize_t ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	for_each_online_cpu(cpu)
+		if (tdsim_cpu(cpu)->atom == atom)
+			cpumask_set_cpu(cpu, mask);
+	ret = cpumap_print_to_pagebuf(true, buf, mask);
+	free_cpumask_var(mask);
+	return ret;
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -655,6 +695,20 @@ static struct pmu tdsim_pmu = {
 	.read		= tdsim_read,
 };
 
+/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom) */
+static struct pmu tdsim_atom_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.attr_groups	= tdsim_attr_groups,
+	.event_init	= tdsim_event_init,
+	.add		= tdsim_add,
+	.del		= tdsim_del,
+	.start		= tdsim_start,
+	.stop		= tdsim_stop,
+	.read		= tdsim_read,
+};
+
 /*
  * tdsim_truth: a second PMU whose events count the cumulative truth of their
  * CPU (config: TDSIM_TRUTH_*).  It uses no counter, so add() never fails and
@@ -684,7 +738,7 @@ static int tdsim_truth_event_init(struct perf_event *event)
 	if (is_sampling_event(event) || has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (event->attr.config1 || event->attr.config2 ||
-	    !tdsim_truth_valid(tdsim_model, event->attr.config))
+	    !tdsim_truth_valid(tdsim_cpu(event->cpu)->model, event->attr.config))
 		return -EINVAL;
 	event->hw.config = event->attr.config;
 	event->hw.idx = -1;
@@ -833,21 +887,54 @@ int tdsim_pmu_register(void)
 	ret = perf_pmu_register(&tdsim_pmu, "tdsim", -1);
 	if (ret)
 		return ret;
+	if (tdsim_hybrid) {
+		ret = perf_pmu_register(&tdsim_atom_pmu, "tdsim_atom", -1);
+		if (ret)
+			goto err_tdsim;
+	}
 	ret = perf_pmu_register(&tdsim_truth_pmu, "tdsim_truth", -1);
-	if (ret)
-		perf_pmu_unregister(&tdsim_pmu);
+	if (!ret)
+		return 0;
+	if (tdsim_hybrid)
+		perf_pmu_unregister(&tdsim_atom_pmu);
+err_tdsim:
+	perf_pmu_unregister(&tdsim_pmu);
 	return ret;
 }
 
-/** tdsim_pmu_type() - the perf type of the "tdsim" PMU, once registered */
-int tdsim_pmu_type(void)
+/**
+ * tdsim_pmu_type() - the perf type of a CPU's PMU, once registered
+ * @sc: the CPU
+ */
+int tdsim_pmu_type(const struct tdsim_cpu *sc)
 {
-	return tdsim_pmu.type;
+	return sc->atom ? tdsim_atom_pmu.type : tdsim_pmu.type;
+}
+
+/**
+ * tdsim_cycles_config() - what PERF_COUNT_HW_CPU_CYCLES is on a CPU
+ * @m: its model
+ *
+ * x86 intel_perfmon_event_map 0x003c, amd_zen*_perfmon_event_map 0x0076,
+ * armv8_pmuv3_perf_map CPU_CYCLES 0x11.
+ */
+u64 tdsim_cycles_config(const struct tdsim_model *m)
+{
+	switch (m->vendor) {
+	case TDSIM_INTEL:
+		return 0x003c;
+	case TDSIM_AMD:
+		return 0x0076;
+	default:
+		return 0x11;
+	}
 }
 
 /** tdsim_pmu_unregister() - undo tdsim_pmu_register() */
 void tdsim_pmu_unregister(void)
 {
 	perf_pmu_unregister(&tdsim_truth_pmu);
+	if (tdsim_hybrid)
+		perf_pmu_unregister(&tdsim_atom_pmu);
 	perf_pmu_unregister(&tdsim_pmu);
 }

@@ -4,8 +4,7 @@
  * kernel's perf-based hard lockup detector would (kernel/watchdog_perf.c,
  * 6.12: wd_hw_attr, a pinned CPU-wide PERF_COUNT_HW_CPU_CYCLES event made
  * when the CPU comes online).  perf maps that to the vendor's cycles event
- * (x86 intel_perfmon_event_map 0x003c, amd_zen*_perfmon_event_map 0x0076,
- * armv8_pmuv3_perf_map CPU_CYCLES 0x11) and places it:
+ * (tdsim_cycles_config()), on the CPU's own PMU, and places it:
  *
  * - Intel: on fixed counter 1 (x86's __perf_sched_find_counter() tries the
  *   fixed counters first);
@@ -27,27 +26,15 @@
 
 static enum cpuhp_state tdsim_wd_state;
 
-static u64 tdsim_cycles_config(void)
-{
-	switch (tdsim_model->vendor) {
-	case TDSIM_INTEL:
-		return 0x003c;
-	case TDSIM_AMD:
-		return 0x0076;
-	default:
-		return 0x11;
-	}
-}
-
 static int tdsim_wd_online(unsigned int cpu)
 {
+	struct tdsim_cpu *sc = tdsim_cpu(cpu);
 	struct perf_event_attr attr = {
-		.type = tdsim_pmu_type(),
+		.type = tdsim_pmu_type(sc),
 		.size = sizeof(attr),
-		.config = tdsim_cycles_config(),
+		.config = tdsim_cycles_config(sc->model),
 		.pinned = 1,
 	};
-	struct tdsim_cpu *sc = tdsim_cpu(cpu);
 	struct perf_event *ev;
 
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
