@@ -62,6 +62,14 @@ struct td_counter {
  * @cpu:      the CPU
  * @model:    its model, or NULL when unsupported
  * @smt:      its core's other thread is online
+ * @smt_want: what @smt becomes at @smt_work (a sibling's hotplug set it)
+ * @any_refused: the PMU refused an AnyThread event on this CPU (a KVM
+ *            guest's, of version 2): counted per thread from then on
+ * @core_wide: the formulas take the AnyThread (SMT core-wide) counts
+ * @sample_core_wide: @core_wide when the latest interval was computed
+ * @cut:      the interval being counted ends early, not counted: its
+ *            counters are opened again for other formulas
+ * @smt_work: opens the counters again when @smt_want differs, on this CPU
  * @timer:    ends each time slice, on this CPU
  * @work:     the sampling work the timer queues, on this CPU
  * @active:   the timer and work may run (counters open, CPU online)
@@ -114,7 +122,8 @@ struct td_cpu {
 	struct mutex lock;	/* protects everything below */
 	unsigned int cpu;
 	const struct td_model *model;
-	bool smt;
+	bool smt, smt_want, any_refused, core_wide, sample_core_wide, cut;
+	struct work_struct smt_work;
 	struct hrtimer timer;
 	struct work_struct work;
 	bool active;
@@ -150,6 +159,7 @@ extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;
 extern const struct td_model *td_forced_model;
+extern bool td_closing;
 
 /* statistics, under td_stats_lock */
 struct td_stats {
