@@ -269,7 +269,8 @@ def main():
     if not sib:
         print("1..0 # SKIP no SMT sibling of cpu0 (selftests/vm/run --threads 2)")
         return
-    tap(True, f"cpu0's thread siblings: {siblings(0)}")
+    ctl = open(f"{CPU}/smt/control").read().strip()
+    tap(ctl == "on", f"cpu0's thread siblings {siblings(0)}, smt/control {ctl}")
     want = want_of(PROFILE)
     anythread_refused(cpus, want)
     follow_sibling(cpus, want, sib[0])

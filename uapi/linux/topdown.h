@@ -59,7 +59,7 @@
  * @TOPDOWN_STATE_ERROR: A counter could not be created; see the errno attribute.
  * @TOPDOWN_STATE_NOT_COUNTED: A needed counter never ran in the interval; no fractions.
  * @TOPDOWN_STATE_MULTIPLEXED: Some counter ran for only part of the interval (scaled).
- * @TOPDOWN_STATE_SMT_CORE: The formulas took the SMT core-wide (AnyThread) counts: Skylake with the core's other thread online. Absent: per thread (no sibling online, or the PMU refused AnyThread, as in a KVM guest).
+ * @TOPDOWN_STATE_SMT_CORE: The formulas took AnyThread (SMT core-wide) counts; absent: per thread.
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
