@@ -407,7 +407,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		for (i = 0; i < tc->nr; i++)
 			if (s->every & BIT(i))
 				c[i] = w[i];
-		td_sets_nodes(tc->model, c, tc->smt, d[s->norm], node);
+		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
 	}
 	if (tc->reg && s->nr > 1)
 		td_reg_add(tc->reg, s, tc->cur, had, w);
@@ -765,7 +765,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	for (i = 0; i < tc->nr; i++)
 		if (tc->sets.every & tc->open & BIT(i))
 			c[i] = acc[i].count;
-	td_sets_nodes(m, c, tc->smt, c[tc->sets.norm], node);
+	td_sets_nodes(m, c, tc->core_wide, c[tc->sets.norm], node);
 	/*
 	 * The events that took turns, from the regression on the ones counted
 	 * all the time; not when another perf user took counters (their
@@ -815,10 +815,11 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	tc->seq++;
 	tc->mux_ppm = mux;
 	tc->nr_sets = tc->sets.nr;
-	if (not_counted || tc->starved) {
+	tc->sample_core_wide = tc->core_wide;
+	if (not_counted || tc->starved || tc->cut) {
 		tc->state = TD_STATE_NOT_COUNTED;
 	} else {
-		ret = m->compute(m, c, tc->smt, &tc->result);
+		ret = m->compute(m, c, tc->core_wide, &tc->result);
 		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
 		if (td_level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
@@ -952,8 +953,11 @@ static const struct td_model *td_cpu_model(struct td_cpu *tc,
 	if (!m)
 		return NULL;
 	tc->own = *m;
+	tc->base = m;
 	return &tc->own;
 }
+
+static void td_smt_work(struct work_struct *work);
 
 /**
  * td_cpu_init() - set up the state of a possible CPU, offline
@@ -971,59 +975,69 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	hrtimer_init(&tc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 	tc->timer.function = td_tick;
 	INIT_WORK(&tc->work, td_work);
+	INIT_WORK(&tc->smt_work, td_smt_work);
 }
 
-/**
- * td_cpu_online() - CPU hotplug: create the counters, start sampling
- * @cpu: the CPU coming online; this runs on it
- *
- * Never fails: a CPU without counters comes online all the same, and says
- * why in its info file.
- *
- * Return: 0.
+/*
+ * Whether another SMT thread of @cpu's core is online, @gone (nr_cpu_ids:
+ * none) aside: the CPU whose offline callback runs.  That CPU leaves
+ * topology_sibling_cpumask() and cpu_online_mask only after the
+ * CPUHP_AP_ONLINE_DYN callbacks, in take_cpu_down() -> __cpu_disable()
+ * (x86: native_cpu_disable() -> cpu_disable_common() ->
+ * remove_siblinginfo(), arch/x86/kernel/smpboot.c, 6.1 and 6.12).  A CPU
+ * coming online is in its siblings' masks before its online callbacks
+ * run (set_cpu_sibling_map(), from smp_callin() in 6.1 and ap_starting()
+ * in 6.12).
  */
-int td_cpu_online(unsigned int cpu)
+static bool td_smt(unsigned int cpu, unsigned int gone)
 {
-	struct td_cpu *tc = td_cpu(cpu);
+	unsigned int t;
+
+	for_each_cpu(t, topology_sibling_cpumask(cpu))
+		if (t != cpu && t != gone && cpu_online(t))
+			return true;
+	return false;
+}
+
+/*
+ * Create the counters of @tc's level for its model and SMT setting, with
+ * tc->lock held; returns with the CPU active, or with its state saying
+ * why not (and a line in the kernel log).  Its sampling work starts them.
+ */
+static void td_open(struct td_cpu *tc)
+{
 	struct perf_event_attr attr = {
 		.type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW,
 		.size = sizeof(attr),
 		.disabled = 1,		/* the sets enable them in turn */
 	};
-	const struct td_model *m;
-	unsigned int i, nr;
-	char who[64];
+	const struct td_model *m = tc->model;
+	unsigned int i, nr, cpu = tc->cpu;
 	u32 skip;
 
-	m = td_forced_model ? td_forced_model : td_identify(cpu);
-	mutex_lock(&tc->lock);
-	tc->model = td_cpu_model(tc, m);
-	tc->slots_from = TD_SLOTS_MODEL;
-	tc->smt = cpumask_weight(topology_sibling_cpumask(cpu)) > 1;
 	tc->err = 0;
 	tc->err_event = NULL;
 	tc->held_fixed = 0;
 	tc->held_gp = 0;
 	tc->nr = 0;
 	tc->open = 0;
-	if (!m) {
-		tc->state = TD_STATE_UNSUPPORTED;
-		mutex_unlock(&tc->lock);
-		td_describe(cpu, who, sizeof(who));
-		pr_info_once("cpu%u: %s is not supported (give model=)\n", cpu, who);
-		return 0;
-	}
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
+again:
 	/*
 	 * Level 1 and 2 open one form of an SMT-dependent event, so Level 1
 	 * fits; Level 3 multiplexes anyway and opens both, as tdnl's
-	 * per-thread formulas need CPU_CLK_UNHALTED.THREAD.
+	 * per-thread formulas need CPU_CLK_UNHALTED.THREAD.  Where the PMU
+	 * refused an AnyThread event, the per-thread form alone.
 	 */
-	skip = td_level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+	if (tc->any_refused)
+		skip = m->smt_only;
+	else
+		skip = td_level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+	tc->core_wide = m->smt_only && tc->smt && !tc->any_refused;
 	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
 	tc->gp = m->gp_counters;
 	tc->fixed = m->fixed_counters;
-again:
+again_fixed:
 	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
 	for (i = 0; i < nr && !tc->err; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -1053,6 +1067,21 @@ again:
 			break;
 		}
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (m->smt_only & BIT(i))) {
+			/*
+			 * No AnyThread: intel_pmu_hw_config() refuses the bit
+			 * with -EINVAL on a PMU of version < 3, and KVM gives
+			 * its guests version 2 (kvm_init_pmu_capability()).
+			 * Count per thread: the events and formulas without
+			 * SMT (perf's, which name the AnyThread events
+			 * whenever SMT is on, compute no Level 1 there).
+			 */
+			pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
+				cpu, m->events[i].name, tc->smt ? "on" : "off");
+			tc->any_refused = true;
+			td_release(tc);
+			goto again;
+		}
 		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && m->events[i].gp_form &&
 		    m->events[i].fixed >= 0 &&
 		    (unsigned int)m->events[i].fixed < tc->fixed) {
@@ -1067,7 +1096,7 @@ again:
 					    m->events[i].gp_form->name);
 			tc->fixed = m->events[i].fixed;
 			td_release(tc);
-			goto again;
+			goto again_fixed;
 		}
 		if (IS_ERR(ev)) {
 			tc->err = PTR_ERR(ev);
@@ -1088,7 +1117,6 @@ again:
 		 * says so; every other error is the counter's own.
 		 */
 		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
-		mutex_unlock(&tc->lock);
 		td_stat_add(&td_stats.errors, 1);
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
@@ -1104,17 +1132,123 @@ again:
 		else
 			pr_info_ratelimited("cpu%u: %s's events fit no counters: %d\n",
 					    cpu, m->name, tc->err);
-		return 0;
+		return;
 	}
-	td_set_slots(tc, m);
+	td_set_slots(tc, tc->base);
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;
 	tc->started = false;
 	tc->active = true;
+}
+
+/*
+ * A sibling of this CPU came or went: with the other SMT setting, the
+ * SMT-dependent events (skl's AnyThread forms) and formulas change.  The
+ * interval being counted ends, published as not counted (its counts are
+ * of the old formulas, and the simulated or real core changed under them),
+ * and the counters are opened again for the new setting, on this CPU: its
+ * counters are read and switched only from here.
+ */
+static void td_smt_work(struct work_struct *work)
+{
+	struct td_cpu *tc = container_of(work, struct td_cpu, smt_work);
+	u64 now;
+
+	mutex_lock(&tc->lock);
+	if (!tc->active || tc->smt == tc->smt_want)
+		goto unlock;
+	if (!tc->model->smt_only || tc->any_refused) {
+		tc->smt = tc->smt_want;	/* the same events and formulas */
+		goto unlock;
+	}
+	/* the sampling work finds no timer armed: it runs after this */
+	hrtimer_cancel(&tc->timer);
+	if (tc->started) {
+		if (tc->starved || !td_snapshot(tc, &now))
+			now = ktime_get_ns();
+		tc->cut = true;
+		td_end_interval(tc, now);
+		tc->cut = false;
+	}
+	td_enable(tc, tc->open, false);
+	td_release(tc);
+	tc->smt = tc->smt_want;
+	pr_info("cpu%u: SMT sibling %s: counting %s\n", tc->cpu,
+		tc->smt ? "online" : "offline",
+		tc->smt ? "with AnyThread (core-wide)" : "per thread");
+	td_open(tc);
+	if (tc->active)
+		queue_work_on(tc->cpu, system_highpri_wq, &tc->work);
+unlock:
+	mutex_unlock(&tc->lock);
+}
+
+/*
+ * A CPU came or goes (@gone when it goes): each SMT sibling of @cpu
+ * re-evaluates its SMT setting in a work on itself, never from here.
+ * Nothing when the hotplug state itself is removed (unload, a level
+ * change): every CPU is closed then anyway.
+ */
+static void td_kick_siblings(unsigned int cpu, unsigned int gone)
+{
+	unsigned int t;
+
+	if (READ_ONCE(td_closing))
+		return;
+	for_each_cpu(t, topology_sibling_cpumask(cpu)) {
+		struct td_cpu *tc = td_cpu(t);
+
+		if (t == cpu || t == gone || !cpu_online(t))
+			continue;
+		mutex_lock(&tc->lock);
+		tc->smt_want = td_smt(t, gone);
+		if (tc->active)
+			queue_work_on(t, system_highpri_wq, &tc->smt_work);
+		else
+			tc->smt = tc->smt_want;	/* no counters to change */
+		mutex_unlock(&tc->lock);
+	}
+}
+
+/**
+ * td_cpu_online() - CPU hotplug: create the counters, start sampling
+ * @cpu: the CPU coming online; this runs on it
+ *
+ * Never fails: a CPU without counters comes online all the same, and says
+ * why in its info file.  Its SMT siblings count with AnyThread from now on.
+ *
+ * Return: 0.
+ */
+int td_cpu_online(unsigned int cpu)
+{
+	struct td_cpu *tc = td_cpu(cpu);
+	const struct td_model *m;
+	bool active;
+	char who[64];
+
+	m = td_forced_model ? td_forced_model : td_identify(cpu);
+	mutex_lock(&tc->lock);
+	tc->model = td_cpu_model(tc, m);
+	tc->slots_from = TD_SLOTS_MODEL;
+	tc->smt = td_smt(cpu, nr_cpu_ids);
+	tc->smt_want = tc->smt;
+	if (!m) {
+		tc->state = TD_STATE_UNSUPPORTED;
+		tc->nr = 0;
+		tc->open = 0;
+		mutex_unlock(&tc->lock);
+		td_describe(cpu, who, sizeof(who));
+		pr_info_once("cpu%u: %s is not supported (give model=)\n", cpu, who);
+		return 0;
+	}
+	td_open(tc);
+	active = tc->active;
 	mutex_unlock(&tc->lock);
 	/* the work enables the counters, on this CPU */
-	queue_work_on(cpu, system_highpri_wq, &tc->work);
+	if (active)
+		queue_work_on(cpu, system_highpri_wq, &tc->work);
+	td_kick_siblings(cpu, nr_cpu_ids);
 	return 0;
 }
 
@@ -1134,6 +1268,7 @@ int td_cpu_offline(unsigned int cpu)
 	tc->active = false;
 	mutex_unlock(&tc->lock);
 	/* a work that runs now sees !active and arms nothing */
+	cancel_work_sync(&tc->smt_work);
 	hrtimer_cancel(&tc->timer);
 	cancel_work_sync(&tc->work);
 	mutex_lock(&tc->lock);
@@ -1143,5 +1278,7 @@ int td_cpu_offline(unsigned int cpu)
 	tc->state = TD_STATE_OFFLINE;
 	tc->started = false;
 	mutex_unlock(&tc->lock);
+	/* its siblings count without it, from before it leaves their masks */
+	td_kick_siblings(cpu, cpu);
 	return 0;
 }

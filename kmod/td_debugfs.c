@@ -138,7 +138,11 @@ static int td_info_show(struct seq_file *s, void *unused)
 		   td_multiplexed(tc) ? "yes" : "no");
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);
-	seq_printf(s, "smt %s\n", tc->smt ? "on" : "off");
+	/* the SMT setting, and where skl's formulas depend on it, which ones */
+	seq_printf(s, "smt %s%s\n", tc->smt ? "on" : "off",
+		   !tc->smt || !tc->model || !tc->model->smt_only ? "" :
+		   tc->any_refused ? " (per-thread: AnyThread refused)" :
+		   tc->core_wide ? " (core-wide: AnyThread)" : "");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);

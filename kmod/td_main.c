@@ -37,6 +37,12 @@ unsigned int td_gen;
 
 const struct td_model *td_forced_model;
 
+/*
+ * The hotplug state is being removed: every CPU's counters close, and no
+ * CPU re-evaluates SMT for its siblings.  Written under td_config_mutex.
+ */
+bool td_closing;
+
 struct td_stats td_stats;
 DEFINE_SPINLOCK(td_stats_lock);
 
@@ -96,8 +102,11 @@ static int td_hp_setup(void)
 
 static void td_hp_remove(void)
 {
-	if (td_hp_active)
+	if (td_hp_active) {
+		WRITE_ONCE(td_closing, true);
 		cpuhp_remove_state(td_hp_state);
+		WRITE_ONCE(td_closing, false);
+	}
 	td_hp_active = false;
 }
 

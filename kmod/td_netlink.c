@@ -51,6 +51,8 @@ static u32 td_nl_state(const struct td_cpu *tc)
 	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
 	     tc->state == TD_STATE_NOT_COUNTED) && td_multiplexed(tc))
 		f |= TOPDOWN_STATE_MULTIPLEXED;
+	if (tc->state != TD_STATE_OFFLINE && tc->sample_core_wide)
+		f |= TOPDOWN_STATE_SMT_CORE;
 	return f;
 }
 

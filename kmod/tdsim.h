@@ -79,7 +79,6 @@ struct tdsim_model {
 	unsigned int fixed_counters;
 	bool smt_contention;		/* profile has smt_contention */
 	bool mem_from_stalls;		/* memory_bound derives from stall cycles */
-	bool core_slots;		/* SMT siblings share the width (skl) */
 	bool pmmir;			/* Arm: PMUv3p4+, caps/slots says the width */
 	const struct tdsim_event *events;
 	unsigned int nr_events;
@@ -131,10 +130,12 @@ struct tdsim_phase {
  *              phase forever
  * @per_period: counts of one whole period
  * @nominal:    the steady phase's event rates without noise
+ * @siblings:   the online SMT threads of the core (1 or 2) it counts for
  * @ph:         the phases
  */
 struct tdsim_plan {
 	unsigned int nr;
+	unsigned int siblings;
 	u64 period_ns;
 	u64 per_period[TDSIM_NR_Q];
 	u32 nominal[TDSIM_MAX_EVENTS];
@@ -193,6 +194,7 @@ extern const struct tdsim_model *tdsim_model;	/* the "tdsim" PMU's */
 extern bool tdsim_hybrid;			/* atom_cpus= given */
 extern unsigned int tdsim_gp_counters;
 extern unsigned int tdsim_fixed_counters;
+extern bool tdsim_anythread;
 extern atomic_t tdsim_fail_event_init;
 extern atomic_t tdsim_fail_add;
 extern u32 tdsim_noise_ppm;
@@ -229,6 +231,8 @@ int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
 			   const u32 *ms, unsigned int nr);
 int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
 void tdsim_cpu_release(struct tdsim_cpu *sc);
+int tdsim_cpu_hp_online(unsigned int cpu);
+int tdsim_cpu_hp_offline(unsigned int cpu);
 int tdsim_pmu_register(void);
 void tdsim_pmu_unregister(void);
 int tdsim_pmu_type(const struct tdsim_cpu *sc);

@@ -180,13 +180,23 @@ static const struct tdsim_event skl_events[SKL_NR] = {
 
 /*
  * perf (skl-metrics.json), core-wide: SLOTS = 4 * CORE_CLKS with CORE_CLKS =
- * THREAD_ANY / 2 when SMT is on, else THREAD.  With both siblings busy,
- * THREAD_ANY counts every cycle, so each thread owns width / siblings slots.
+ * THREAD_ANY / 2 when SMT is on, else THREAD; recovery cycles likewise.
+ *
+ * tdsim's SMT: a thread owns width slots per cycle of its own, and an
+ * AnyThread event counts the sum of the core's threads' counts: both
+ * threads' while the sibling is online, the thread's own once it is
+ * offline.  Both threads run the same profile, so THREAD_ANY / 2 is the
+ * thread's clock with the sibling online and half of it without (where
+ * the AnyThread formulas, kept by mistake, would halve the slots).  This
+ * makes the AnyThread and the per-thread formulas agree while both threads
+ * are online; Intel documents THREAD_ANY as the cycles in which either
+ * thread is unhalted, where a busy sibling takes half of a thread's slots
+ * and only the AnyThread (or ONE_THREAD_ACTIVE) forms see it.
  */
 static void skl_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
 		      unsigned int siblings, u32 *r)
 {
-	u32 s = m->width * ONE / siblings;	/* slots per cycle, ppm */
+	u32 s = m->width * ONE;			/* slots per cycle, ppm */
 	u32 ret = tdsim_scale(P(RETIRING), s);
 	u32 bs = tdsim_scale(P(BAD_SPECULATION), s);
 	u32 rec = bs / 8;			/* 4 * recovery = half of bad spec */
@@ -195,7 +205,7 @@ static void skl_rates(const struct tdsim_model *m, const struct tdsim_profile *p
 	intel_mem_from_stalls(p, &mem);
 
 	r[SKL_CLK] = ONE;
-	r[SKL_CLK_ANY] = ONE;
+	r[SKL_CLK_ANY] = ONE * siblings;
 	r[SKL_REF_TSC] = ONE;
 	r[SKL_REF_XCLK] = 100 * ONE / P(FREQ_MHZ);	/* 100 MHz crystal */
 	r[SKL_ONE_THREAD] = siblings > 1 ? 0 : r[SKL_REF_XCLK];
@@ -237,7 +247,6 @@ const struct tdsim_model tdsim_skl = {
 	.gp_counters = 4,
 	.fixed_counters = 3,
 	.mem_from_stalls = true,
-	.core_slots = true,
 	.events = skl_events,
 	.nr_events = SKL_NR,
 	.rates = skl_rates,

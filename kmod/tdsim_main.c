@@ -24,6 +24,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -65,6 +66,10 @@ static bool watchdog;
 module_param(watchdog, bool, 0444);
 MODULE_PARM_DESC(watchdog, "hold a pinned cycles event on each CPU where the NMI watchdog would (Intel: fixed counter 1; AMD: a general-purpose counter; Arm: the cycle counter)");
 
+bool tdsim_anythread = true;
+module_param_named(anythread, tdsim_anythread, bool, 0444);
+MODULE_PARM_DESC(anythread, "accept events with the AnyThread bit (default 1; 0: -EINVAL, as a KVM guest's PMU of version 2)");
+
 u32 tdsim_noise_ppm;
 module_param_named(noise_ppm, tdsim_noise_ppm, uint, 0444);
 MODULE_PARM_DESC(noise_ppm, "jitter every event rate by up to this many ppm (default 0: exact)");
@@ -90,6 +95,7 @@ atomic_t tdsim_fail_add = ATOMIC_INIT(0);
 
 static struct tdsim_cpu __percpu *tdsim_cpus;
 static struct dentry *tdsim_debugfs;
+static enum cpuhp_state tdsim_hp_state;
 /* protects the read-modify-write of a profile or schedule by concurrent writers */
 static DEFINE_MUTEX(tdsim_profile_lock);
 
@@ -499,6 +505,14 @@ static int __init tdsim_init(void)
 			goto err_release;
 	}
 
+	/* a sibling's hotplug changes what AnyThread events count */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:online",
+				tdsim_cpu_hp_online, tdsim_cpu_hp_offline);
+	if (ret < 0) {
+		pr_err("cpuhp_setup_state: %d\n", ret);
+		goto err_release;
+	}
+	tdsim_hp_state = ret;
 	tdsim_debugfs_init();
 	ret = tdsim_pmu_register();
 	if (ret) {
@@ -512,12 +526,13 @@ static int __init tdsim_init(void)
 			goto err_pmu;
 		}
 	}
-	pr_info("emulating %s: width %u%s, %u general-purpose and %u fixed counters%s\n",
+	pr_info("emulating %s: width %u%s, %u general-purpose and %u fixed counters%s%s\n",
 		tdsim_model->name, tdsim_model->width,
 		tdsim_model->vendor != TDSIM_ARM ? "" :
 		tdsim_model->pmmir ? " (caps/slots)" : " (caps/slots 0)",
 		tdsim_gp_counters, tdsim_fixed_counters,
-		watchdog ? ", one held as by the NMI watchdog" : "");
+		watchdog ? ", one held as by the NMI watchdog" : "",
+		tdsim_anythread ? "" : ", no AnyThread");
 	if (tdsim_hybrid)
 		pr_info("and %s on CPUs %*pbl (PMU tdsim_atom): width %u, %u general-purpose and %u fixed counters\n",
 			tdsim_atom_model->name, cpumask_pr_args(&tdsim_atom_cpus),
@@ -529,6 +544,7 @@ err_pmu:
 	tdsim_pmu_unregister();
 err_debugfs:
 	debugfs_remove_recursive(tdsim_debugfs);
+	cpuhp_remove_state_nocalls(tdsim_hp_state);
 err_release:
 	for_each_possible_cpu(cpu)
 		tdsim_cpu_release(tdsim_cpu(cpu));
@@ -543,6 +559,7 @@ static void __exit tdsim_exit(void)
 	tdsim_watchdog_stop();
 	tdsim_pmu_unregister();
 	debugfs_remove_recursive(tdsim_debugfs);
+	cpuhp_remove_state_nocalls(tdsim_hp_state);
 	for_each_possible_cpu(cpu)
 		tdsim_cpu_release(tdsim_cpu(cpu));
 	free_percpu(tdsim_cpus);

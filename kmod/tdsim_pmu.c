@@ -24,6 +24,7 @@
 #include "tdsim.h"
 
 #define TDSIM_FIXED_IDX		32	/* hw.idx of fixed counter 0 */
+#define TDSIM_INTEL_ANY		BIT_ULL(21)	/* AnyThread, format any */
 #define TDSIM_NOISE_PERIOD_NS	(10 * NSEC_PER_MSEC)
 
 /*
@@ -69,15 +70,14 @@ static u64 tdsim_plan_count(const struct tdsim_plan *pl, u64 ns,
 }
 
 /*
- * The truth per cycle: a cycle, its slots (on skl the core's width shared by
- * its threads, as skl_rates() counts them), each Level 1/2 fraction of the
- * slots and each clock-tick fraction of the cycle.
+ * The truth per cycle: a cycle, its slots (the width: on skl too, a thread
+ * owns width slots per cycle of its own, as skl_rates() counts them), each
+ * Level 1/2 fraction of the slots and each clock-tick fraction of the cycle.
  */
 static void tdsim_truth_rates(const struct tdsim_model *m,
-			      const struct tdsim_profile *p,
-			      unsigned int siblings, u32 *r)
+			      const struct tdsim_profile *p, u32 *r)
 {
-	u32 slots = m->width * TDSIM_PPM / (m->core_slots ? siblings : 1);
+	u32 slots = m->width * TDSIM_PPM;
 	unsigned int k;
 
 	r[TDSIM_TRUTH_CYCLES] = TDSIM_PPM;
@@ -87,21 +87,42 @@ static void tdsim_truth_rates(const struct tdsim_model *m,
 					tdsim_scale(p->v[k], slots) : p->v[k];
 }
 
-/* A plan of @nr phases; @ms NULL: the steady profile @p, forever. */
-static struct tdsim_plan *tdsim_plan_new(unsigned int cpu,
+/*
+ * @cpu and its SMT siblings that are online, less @gone (nr_cpu_ids: none),
+ * the CPU whose offline callback runs: it leaves topology_sibling_cpumask()
+ * only later, in take_cpu_down() -> __cpu_disable(); on x86
+ * native_cpu_disable() -> cpu_disable_common() -> remove_siblinginfo()
+ * (arch/x86/kernel/smpboot.c, 6.1 and 6.12).  A CPU coming online is in
+ * its siblings' masks before its online callbacks run: start_secondary()
+ * -> ap_starting() -> set_cpu_sibling_map() (6.12; smp_callin() in 6.1).
+ */
+static unsigned int tdsim_siblings(unsigned int cpu, unsigned int gone)
+{
+	unsigned int t, n = 1;
+
+	for_each_cpu(t, topology_sibling_cpumask(cpu))
+		if (t != cpu && t != gone && cpu_online(t))
+			n++;
+	return min(n, 2U);
+}
+
+/*
+ * A plan of @nr phases of model @m for @siblings online threads of the
+ * core; @ms NULL: the steady profile @p, forever.
+ */
+static struct tdsim_plan *tdsim_plan_new(const struct tdsim_model *m,
+					 unsigned int siblings,
 					 const struct tdsim_profile *p,
 					 const u32 *ms, unsigned int nr)
 {
-	unsigned int siblings = cpumask_weight(topology_sibling_cpumask(cpu));
-	const struct tdsim_model *m = tdsim_cpu(cpu)->model;
 	struct tdsim_plan *pl;
 	unsigned int k, q;
 
 	pl = kzalloc(struct_size(pl, ph, nr), GFP_KERNEL);
 	if (!pl)
 		return NULL;
-	siblings = clamp(siblings, 1U, 2U);
 	pl->nr = nr;
+	pl->siblings = siblings;
 	for (k = 0; k < nr; k++) {
 		struct tdsim_phase *ph = &pl->ph[k];
 
@@ -110,7 +131,7 @@ static struct tdsim_plan *tdsim_plan_new(unsigned int cpu,
 		ph->off_ns = pl->period_ns;
 		pl->period_ns += ph->ns;
 		m->rates(m, &p[k], siblings, ph->rate);
-		tdsim_truth_rates(m, &p[k], siblings, ph->rate + TDSIM_Q_TRUTH);
+		tdsim_truth_rates(m, &p[k], ph->rate + TDSIM_Q_TRUTH);
 		for (q = 0; q < TDSIM_NR_Q; q++) {
 			ph->before[q] = pl->per_period[q];
 			pl->per_period[q] += tdsim_phase_count(ph, ph->ns, q);
@@ -274,7 +295,8 @@ static int tdsim_cpu_set_plan(struct tdsim_cpu *sc,
 	struct tdsim_set set = { .sc = sc, .steady = steady };
 
 	cpus_read_lock();
-	set.plan = tdsim_plan_new(sc->cpu, p, ms, nr);
+	set.plan = tdsim_plan_new(sc->model, tdsim_siblings(sc->cpu, nr_cpu_ids),
+				  p, ms, nr);
 	if (!set.plan) {
 		cpus_read_unlock();
 		return -ENOMEM;
@@ -318,6 +340,86 @@ int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
 			   const u32 *ms, unsigned int nr)
 {
 	return tdsim_cpu_set_plan(sc, NULL, p, ms, nr);
+}
+
+/*
+ * The plan of @sc again for @siblings threads, from now: what its core
+ * counts changed with a sibling's hotplug.  A schedule starts again from
+ * its first phase.  Called from a hotplug callback, with the hotplug lock
+ * held (so no profile or schedule write runs: they hold cpus_read_lock()).
+ */
+static void tdsim_cpu_replan(struct tdsim_cpu *sc, unsigned int siblings)
+{
+	struct tdsim_set set = { .sc = sc };
+	struct tdsim_profile *p;
+	u32 ms[TDSIM_MAX_PHASES];
+	unsigned int k, nr;
+	unsigned long flags;
+	bool steady;
+
+	p = kmalloc_array(TDSIM_MAX_PHASES, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		goto fail;
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	nr = sc->plan->nr;
+	steady = !sc->plan->period_ns;
+	for (k = 0; k < nr; k++) {
+		p[k] = sc->plan->ph[k].p;
+		ms[k] = div_u64(sc->plan->ph[k].ns, NSEC_PER_MSEC);
+	}
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+	set.plan = tdsim_plan_new(sc->model, siblings, p, steady ? NULL : ms, nr);
+	kfree(p);
+	if (!set.plan)
+		goto fail;
+	if (smp_call_function_single(sc->cpu, tdsim_set_here, &set, 1))
+		goto fail;
+	kfree(set.plan);	/* the oldest epoch's, if one was dropped */
+	return;
+fail:
+	kfree(set.plan);
+	pr_warn_ratelimited("cpu%u: cannot count for %u SMT threads: AnyThread events stay as they were\n",
+			    sc->cpu, siblings);
+}
+
+/* each online SMT sibling of @cpu, less @gone, counts for its threads now */
+static void tdsim_hp_siblings(unsigned int cpu, unsigned int gone)
+{
+	unsigned int t, n;
+
+	for_each_cpu(t, topology_sibling_cpumask(cpu)) {
+		struct tdsim_cpu *sc = tdsim_cpu(t);
+
+		if (t == gone || !cpu_online(t))
+			continue;
+		n = tdsim_siblings(t, gone);
+		if (sc->plan->siblings != n)
+			tdsim_cpu_replan(sc, n);
+	}
+}
+
+/**
+ * tdsim_cpu_hp_online() - CPU hotplug: @cpu and its siblings count for it
+ * @cpu: the CPU coming online; this runs on it
+ *
+ * Return: 0.
+ */
+int tdsim_cpu_hp_online(unsigned int cpu)
+{
+	tdsim_hp_siblings(cpu, nr_cpu_ids);
+	return 0;
+}
+
+/**
+ * tdsim_cpu_hp_offline() - CPU hotplug: @cpu's siblings count without it
+ * @cpu: the CPU going offline; this runs on it
+ *
+ * Return: 0.
+ */
+int tdsim_cpu_hp_offline(unsigned int cpu)
+{
+	tdsim_hp_siblings(cpu, cpu);
+	return 0;
 }
 
 /**
@@ -494,6 +596,17 @@ static int tdsim_event_init(struct perf_event *event)
 	 */
 	if (!m->events[i].gp_mask && m->events[i].fixed >= 0 &&
 	    m->events[i].fixed >= (int)sc->fixed_counters)
+		return -EINVAL;
+
+	/*
+	 * anythread=0: the AnyThread bit (ARCH_PERFMON_EVENTSEL_ANY, config
+	 * bit 21) is refused as intel_pmu_hw_config() refuses it when
+	 * "x86_pmu.version < 3" (arch/x86/events/intel/core.c, 6.1 and 6.12):
+	 * KVM caps its guests' architectural perfmon at version 2
+	 * (kvm_init_pmu_capability(), arch/x86/kvm/pmu.h, 6.12).
+	 */
+	if (!tdsim_anythread && m->vendor == TDSIM_INTEL &&
+	    (event->attr.config & TDSIM_INTEL_ANY))
 		return -EINVAL;
 
 	event->hw.config = i;

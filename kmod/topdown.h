@@ -76,8 +76,17 @@ struct td_counter {
  * @own:      a copy of the model's table with the slots per cycle this CPU
  *            is counted with in its width: every formula takes the width
  *            from the model it is given, and it is published as the CPU's
+ * @base:     the model @own was copied from (its own width)
  * @slots_from: where @own's width comes from
  * @smt:      its core's other thread is online
+ * @smt_want: what @smt becomes at @smt_work (a sibling's hotplug set it)
+ * @any_refused: the PMU refused an AnyThread event on this CPU (a KVM
+ *            guest's, of version 2): counted per thread from then on
+ * @core_wide: the formulas take the AnyThread (SMT core-wide) counts
+ * @sample_core_wide: @core_wide when the latest interval was computed
+ * @cut:      the interval being counted ends early, not counted: its
+ *            counters are opened again for other formulas
+ * @smt_work: opens the counters again when @smt_want differs, on this CPU
  * @timer:    ends each time slice, on this CPU
  * @work:     the sampling work the timer queues, on this CPU
  * @active:   the timer and work may run (counters open, CPU online)
@@ -134,8 +143,10 @@ struct td_cpu {
 	unsigned int cpu;
 	const struct td_model *model;
 	struct td_model own;
+	const struct td_model *base;
 	enum td_slots_from slots_from;
-	bool smt;
+	bool smt, smt_want, any_refused, core_wide, sample_core_wide, cut;
+	struct work_struct smt_work;
 	struct hrtimer timer;
 	struct work_struct work;
 	bool active;
@@ -173,6 +184,7 @@ extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;
 extern const struct td_model *td_forced_model;
+extern bool td_closing;
 
 /* statistics, under td_stats_lock */
 struct td_stats {

@@ -20,7 +20,7 @@ for t in selftests/unit/*_test.c; do
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))
-	if ! gcc -Wall -Werror -O2 -I"$harness" -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
+	if ! gcc -Wall -Werror -O2 -I"$harness" -Iuapi -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"
 		sed 's/^/# /' "$out/$name.log"
 		continue

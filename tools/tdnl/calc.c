@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "linux/topdown.h"
 #include "tdnl.h"
 
 /* the built-in model, if it has exactly the module's events */
@@ -81,20 +82,14 @@ static void relevel(struct tdnl_sample *s, const struct tdnl_model *m,
 	u64 cnt[TDNL_MAX_EVENTS] = {};
 	struct td_model own;
 	struct td_result r;
-	bool smt = false;
+	/* the formulas the module used: the AnyThread ones where it says so */
+	bool smt = s->state & TOPDOWN_STATE_SMT_CORE;
 	unsigned int i;
 
 	if (!k || !s->has_l1)
 		return;
-	for (i = 0; i < k->nr_events; i++) {
-		cnt[i] = have[i] ? (u64)c[i] : 0;
-		/* AnyThread forms alone: SMT on, below level=3 */
-		if (have[i] && (k->smt_only & (1U << i)))
-			smt = true;
-	}
 	for (i = 0; i < k->nr_events; i++)
-		if (have[i] && (k->nosmt_only & (1U << i)))
-			smt = false;
+		cnt[i] = have[i] ? (u64)c[i] : 0;
 	own = *k;
 	if (width)
 		own.width = width;

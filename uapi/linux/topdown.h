@@ -60,6 +60,7 @@
  * @TOPDOWN_STATE_ERROR: A counter could not be created; see the errno attribute.
  * @TOPDOWN_STATE_NOT_COUNTED: A needed counter never ran in the interval; no fractions.
  * @TOPDOWN_STATE_MULTIPLEXED: Some counter ran for only part of the interval (scaled).
+ * @TOPDOWN_STATE_SMT_CORE: The formulas took AnyThread (SMT core-wide) counts; absent: per thread.
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
@@ -70,6 +71,7 @@ enum topdown_state {
 	TOPDOWN_STATE_ERROR = 32,
 	TOPDOWN_STATE_NOT_COUNTED = 64,
 	TOPDOWN_STATE_MULTIPLEXED = 128,
+	TOPDOWN_STATE_SMT_CORE = 256,
 };
 
 /**
