@@ -946,6 +946,38 @@ void td_cpu_kick_all(void)
 	cpus_read_unlock();
 }
 
+/*
+ * The PMU a CPU's PERF_TYPE_HARDWARE cycles reach, when it is not the one
+ * its raw events went to (@type): perf_init_event() offers such an event
+ * that the PERF_TYPE_RAW PMU refused to every PMU, and the hybrid one
+ * that has the CPU takes it (x86_pmu_event_init() refuses the others'
+ * CPUs with -ENOENT).  So E-cores find cpu_atom, and tdsim's atom_cpus=
+ * find tdsim_atom, with no parameter.  Returns whether it found one; then
+ * @type is its type and @tc->pmu_name its name.
+ */
+static bool td_own_pmu(struct td_cpu *tc, u32 *type)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+	};
+	struct perf_event *ev;
+	bool found;
+
+	ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev))
+		return false;
+	found = ev->pmu->type != *type;
+	if (found) {
+		*type = ev->pmu->type;
+		strscpy(tc->pmu_name, ev->pmu->name, sizeof(tc->pmu_name));
+	}
+	perf_event_release_kernel(ev);
+	return found;
+}
+
 /* @tc's copy of @m, with @m's width until the PMU says otherwise */
 static const struct td_model *td_cpu_model(struct td_cpu *tc,
 					   const struct td_model *m)
@@ -1007,18 +1039,21 @@ static bool td_smt(unsigned int cpu, unsigned int gone)
 static void td_open(struct td_cpu *tc)
 {
 	struct perf_event_attr attr = {
-		.type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW,
+		.type = tc->pmu_type,
 		.size = sizeof(attr),
 		.disabled = 1,		/* the sets enable them in turn */
 	};
 	const struct td_model *m = tc->model;
 	unsigned int i, nr, cpu = tc->cpu;
+	bool moved = false;
 	u32 skip;
 
 	tc->err = 0;
 	tc->err_event = NULL;
 	tc->held_fixed = 0;
 	tc->held_gp = 0;
+	tc->pmu_name[0] = '\0';
+again_pmu:
 	tc->nr = 0;
 	tc->open = 0;
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
@@ -1104,6 +1139,23 @@ again_fixed:
 		}
 		k->event = ev;
 	}
+	if (tc->err == -ENOENT && !moved && td_own_pmu(tc, &attr.type)) {
+		/*
+		 * The CPU's own PMU is another one (a hybrid part's E-core:
+		 * PERF_TYPE_RAW is cpu_core's type): open them there, as
+		 * model= says, atom_model= on that PMU or the CPU's identity.
+		 */
+		td_release(tc);
+		moved = true;
+		tc->err = 0;
+		tc->pmu_type = attr.type;
+		if (td_forced_atom_model)
+			tc->model = td_cpu_model(tc, td_forced_atom_model);
+		m = tc->model;
+		pr_info_ratelimited("cpu%u: its events are %s's (type %d), not the raw PMU's: counted there as %s\n",
+				    cpu, tc->pmu_name, attr.type, m->name);
+		goto again_pmu;
+	}
 	if (tc->err) {
 		if (i < nr && tc->nr)
 			tc->err_event = td_event_form(&m->events[i], tc->fixed)->name;
@@ -1135,6 +1187,10 @@ again_fixed:
 		return;
 	}
 	td_set_slots(tc, tc->base);
+	for (i = 0; i < tc->nr && !tc->pmu_name[0]; i++)
+		if (tc->ctr[i].event)
+			strscpy(tc->pmu_name, tc->ctr[i].event->pmu->name,
+				sizeof(tc->pmu_name));
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;
@@ -1231,6 +1287,7 @@ int td_cpu_online(unsigned int cpu)
 	mutex_lock(&tc->lock);
 	tc->model = td_cpu_model(tc, m);
 	tc->slots_from = TD_SLOTS_MODEL;
+	tc->pmu_type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW;
 	tc->smt = td_smt(cpu, nr_cpu_ids);
 	tc->smt_want = tc->smt;
 	if (!m) {

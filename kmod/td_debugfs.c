@@ -126,6 +126,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 		open += !!tc->ctr[i].event;
 	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
 	seq_printf(s, "width %u\n", tc->model ? tc->model->width : 0);
+	seq_printf(s, "pmu %s\n", tc->pmu_name[0] ? tc->pmu_name : "none");
 	seq_printf(s, "slots_from %s\n", td_slots_from_name(tc->slots_from));
 	if (tc->state == TD_STATE_ERROR)
 		seq_printf(s, "state error %d%s%s\n", tc->err,

@@ -16,6 +16,10 @@ static char *model;
 module_param(model, charp, 0444);
 MODULE_PARM_DESC(model, "use this model on every CPU instead of the CPU's identity (see debugfs models)");
 
+static char *atom_model;
+module_param(atom_model, charp, 0444);
+MODULE_PARM_DESC(atom_model, "with model=: the model of CPUs whose own PMU is another one (a hybrid part's E-cores, tdsim's atom_cpus=)");
+
 int td_pmu_type = -1;
 module_param_named(pmu_type, td_pmu_type, int, 0444);
 MODULE_PARM_DESC(pmu_type, "perf PMU type to count on (default: the CPU's raw events); tdsim's for tests");
@@ -35,7 +39,7 @@ MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not f
 /* one more at each change of the interval: each CPU then starts a new one */
 unsigned int td_gen;
 
-const struct td_model *td_forced_model;
+const struct td_model *td_forced_model, *td_forced_atom_model;
 
 /*
  * The hotplug state is being removed: every CPU's counters close, and no
@@ -166,8 +170,18 @@ static int __init topdown_init(void)
 			if (!strcmp(model, td_models[i]->name))
 				td_forced_model = td_models[i];
 		if (!td_forced_model) {
-			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone)\n",
+			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone gracemont crestmont)\n",
 			       model);
+			return -EINVAL;
+		}
+	}
+	if (atom_model) {
+		for (i = 0; i < td_nr_models; i++)
+			if (!strcmp(atom_model, td_models[i]->name))
+				td_forced_atom_model = td_models[i];
+		if (!td_forced_atom_model || !td_forced_model) {
+			pr_err("atom_model=%s: %s\n", atom_model,
+			       td_forced_model ? "unknown model" : "goes with model=");
 			return -EINVAL;
 		}
 	}
@@ -209,10 +223,12 @@ static int __init topdown_init(void)
 		pr_err("cpuhp_setup_state: %d\n", ret);
 		goto err_nl;
 	}
-	pr_info("level %u, interval %u ms, slice %u us%s%s\n", td_level,
+	pr_info("level %u, interval %u ms, slice %u us%s%s%s%s\n", td_level,
 		td_interval_ms, td_slice_us,
 		td_forced_model ? ", model=" : "",
-		td_forced_model ? td_forced_model->name : "");
+		td_forced_model ? td_forced_model->name : "",
+		td_forced_atom_model ? ", atom_model=" : "",
+		td_forced_atom_model ? td_forced_atom_model->name : "");
 	return 0;
 
 err_nl:

@@ -560,6 +560,7 @@ static int tdsim_event_init(struct perf_event *event)
 	struct tdsim_cpu *sc;
 	u64 config = event->attr.config;
 	unsigned int i;
+	bool atom;
 
 	if (event->attr.type != event->pmu->type) {
 		if (!tdsim_hybrid || event->attr.type != PERF_TYPE_HARDWARE ||
@@ -569,7 +570,8 @@ static int tdsim_event_init(struct perf_event *event)
 	}
 	if (event->cpu >= 0) {
 		sc = tdsim_cpu(event->cpu);
-		if ((event->pmu == &tdsim_atom_pmu) != sc->atom)
+		atom = event->pmu == &tdsim_atom_pmu;
+		if (atom != sc->atom)
 			return -ENOENT;
 		m = sc->model;
 		if (!config)

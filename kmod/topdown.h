@@ -93,6 +93,10 @@ struct td_counter {
  * @state:    see enum td_state
  * @err:      errno of the failed counter creation
  * @err_event: the event it failed on, or NULL
+ * @pmu_type: the perf type its events are opened with: pmu_type=, or
+ *            PERF_TYPE_RAW, or its own PMU's where that refuses them
+ *            (a hybrid part's E-core: cpu_atom)
+ * @pmu_name: the PMU that took them, for info
  * @nr:       counters in use (the model's events for the level)
  * @open:     bitmap of the events opened
  * @ctr:      the counters
@@ -153,6 +157,8 @@ struct td_cpu {
 	enum td_state state;
 	int err;
 	const char *err_event;
+	int pmu_type;
+	char pmu_name[24];
 	unsigned int nr;
 	u32 open;
 	struct td_counter ctr[TD_MAX_EVENTS];
@@ -183,7 +189,7 @@ extern unsigned int td_slice_us;
 extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;
-extern const struct td_model *td_forced_model;
+extern const struct td_model *td_forced_model, *td_forced_atom_model;
 extern bool td_closing;
 
 /* statistics, under td_stats_lock */
