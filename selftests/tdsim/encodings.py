@@ -43,6 +43,15 @@ TABLES = [
     (("tdsim_arm.c", "neoverse_events"), ["arm64/ampere/ampereone"]),
     (("td_arm.c", "n1_events"), ["arm64/arm/neoverse-n1",
                                 "arm64/common-and-microarch.json"]),
+    # Atom cores: a hybrid part's directory holds both PMUs' events, the
+    # E-cores' with "Unit": "cpu_atom" (DIR@UNIT keeps those)
+    (("td_atom.c", "grt_events"), ["x86/alderlake@cpu_atom"]),
+    (("td_atom.c", "grt_events"), ["x86/alderlaken"]),
+    (("td_atom.c", "cmt_events"), ["x86/meteorlake@cpu_atom"]),
+    (("td_atom.c", "cmt_events"), ["x86/sierraforest"]),
+    (("td_atom.c", "cmt_events"), ["x86/grandridge"]),
+    (("tdsim_intel.c", "grt_events"), ["x86/alderlake@cpu_atom"]),
+    (("tdsim_intel.c", "cmt_events"), ["x86/meteorlake@cpu_atom"]),
 ]
 FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
          "Fixed counter 3": 3}
@@ -53,11 +62,12 @@ tap = Tap("encodings")
 def load_json(paths):
     ev = {}
     for p in paths:
+        p, _, unit = p.partition("@")
         files = [ARCH + "/" + p] if p.endswith(".json") else glob.glob(f"{ARCH}/{p}/*.json")
         for f in files:
             for e in json.load(open(f)):
                 # an Arm core file may name an event by ArchStdEvent alone
-                if not isinstance(e, dict):
+                if not isinstance(e, dict) or (unit and e.get("Unit") != unit):
                     continue
                 name = e.get("EventName") or e.get("ArchStdEvent")
                 if name and "MetricExpr" not in e:
@@ -84,7 +94,7 @@ def x86_config(e, amd):
         name = e["EventName"].upper()
         if name == "INST_RETIRED.ANY":
             return 0xC0
-        if name.startswith("CPU_CLK_UNHALTED.THREAD"):
+        if name.startswith("CPU_CLK_UNHALTED.THREAD") or name == "CPU_CLK_UNHALTED.CORE":
             return 0x3C | (num(e, "AnyThread") << 21)
         if name == "CPU_CLK_UNHALTED.REF_TSC":
             return 0x0300
@@ -98,7 +108,7 @@ def x86_config(e, amd):
 
 def parse_table(fname, table):
     src = open(f"{TOP}/kmod/{fname}").read()
-    body = re.search(table + r"\[\w+\] = \{(.*?)\n\};", src, re.S).group(1)
+    body = re.search(table + r"\[[^]]+\] = \{(.*?)\n\};", src, re.S).group(1)
     masks = dict(re.findall(r"#define (\w+)\s+(0x[0-9a-f]+)", src))
     masks["NOFIX"] = "-1"
     if fname.startswith("td_"):	# topdown: { "NAME", config, level, gp, fixed, ... }

@@ -111,6 +111,11 @@ EVENTS = {
                         "STALL_SLOT", "OP_RETIRED", "OP_SPEC", "BR_MIS_PRED"]},
     "neoverse-n1": {1: ["CPU_CYCLES", "STALL_FRONTEND", "STALL_BACKEND"]},
     "ampereone": {1: ["CPU_CYCLES", "STALL_SLOT_BACKEND", "OP_RETIRED", "OP_SPEC"]},
+    "gracemont": {1: ["CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL",
+                      "TOPDOWN_BE_BOUND.ALL", "TOPDOWN_RETIRING.ALL"]},
+    "crestmont": {1: ["CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL_P",
+                      "TOPDOWN_BE_BOUND.ALL_P", "TOPDOWN_RETIRING.ALL_P",
+                      "TOPDOWN_BAD_SPECULATION.ALL_P"]},
 }
 EVENTS["zen5"] = {1: EVENTS["zen4"][1],
                   2: ["de_no_dispatch_per_slot.no_ops_from_frontend:c8", "ex_ret_brn_misp",
@@ -120,7 +125,7 @@ EVENTS["neoverse-n2-r0p2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-v1"] = EVENTS["neoverse-n2"]
 WIDTH = {"skl": 4, "icl": 5, "spr": 6, "zen4": 6, "zen5": 8, "neoverse-n1": 4,
          "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8,
-         "ampereone": 4}
+         "ampereone": 4, "gracemont": 5, "crestmont": 6}
 
 
 def expected_events(model, level, smt):
@@ -397,11 +402,40 @@ def ampereone(A, c, smt, w):
     return finish(A, l1, None)
 
 
+def gracemont(A, c, smt, w):
+    """alderlake adl-metrics.json cpu_atom: TOPDOWN_*.ALL over 5 *
+    CPU_CLK_UNHALTED.CORE, bad speculation what the three leave"""
+    slots = w * c["CPU_CLK_UNHALTED.CORE"]
+    if not slots:
+        return None
+    l1 = [0] * 6
+    l1[FE] = A.frac(c["TOPDOWN_FE_BOUND.ALL"], slots)
+    l1[BE] = A.frac(c["TOPDOWN_BE_BOUND.ALL"], slots)
+    l1[R] = A.frac(c["TOPDOWN_RETIRING.ALL"], slots)
+    used = l1[R] + l1[FE] + l1[BE]
+    l1[BS] = A.one - used if used < A.one else 0
+    return finish(A, l1, None)
+
+
+def crestmont(A, c, smt, w):
+    """meteorlake mtl-metrics.json cpu_atom, srf, grr: each node from its
+    TOPDOWN_*.ALL_P over 6 * CPU_CLK_UNHALTED.CORE"""
+    slots = w * c["CPU_CLK_UNHALTED.CORE"]
+    if not slots:
+        return None
+    l1 = [0] * 6
+    l1[FE] = A.frac(c["TOPDOWN_FE_BOUND.ALL_P"], slots)
+    l1[BE] = A.frac(c["TOPDOWN_BE_BOUND.ALL_P"], slots)
+    l1[R] = A.frac(c["TOPDOWN_RETIRING.ALL_P"], slots)
+    l1[BS] = A.frac(c["TOPDOWN_BAD_SPECULATION.ALL_P"], slots)
+    return finish(A, l1, None)
+
+
 FORMULAS = {"skl": skl, "icl": icl, "spr": spr, "zen4": zen, "zen5": zen,
             "neoverse-n1": n1, "neoverse-n2": neoverse, "neoverse-v2": neoverse,
             "neoverse-n2-r0p2": lambda A, c, smt, w: neoverse(A, c, smt, w, r0=True),
             "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0),
-            "ampereone": ampereone}
+            "ampereone": ampereone, "gracemont": gracemont, "crestmont": crestmont}
 
 
 def printed_nodes(model):
@@ -555,6 +589,8 @@ RUNS = [
     ("neoverse-v1", 4, 0, [(1, False)]),
     ("ampereone", None, 30000, [(1, True)]),
     ("ampereone", 2, 0, [(1, False)]),
+    ("gracemont", None, 30000, [(1, True)]),
+    ("crestmont", 3, 0, [(1, False)]),
 ]
 
 
