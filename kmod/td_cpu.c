@@ -63,32 +63,8 @@ static const struct td_model *td_identify(unsigned int cpu)
 #ifdef CONFIG_ARM64
 	u32 midr = read_cpuid_id();
 
-	/*
-	 * hybrid parts differ per CPU, so this reads the CPU's own MIDR_EL1;
-	 * perf's arm64/mapfile.csv maps 0xc00fac30 to ampere/ampereone and
-	 * 0xc00fac40 to ampere/ampereonex, whose Level 1 is the same
-	 */
-	if (MIDR_IMPLEMENTOR(midr) == 0xc0) {		/* Ampere */
-		switch (MIDR_PARTNUM(midr)) {
-		case 0xac3:	/* AmpereOne */
-		case 0xac4:	/* AmpereOne X (AmpereOne A in cputype.h) */
-			return &td_model_ampereone;
-		}
-	}
-	if (MIDR_IMPLEMENTOR(midr) == ARM_CPU_IMP_ARM) {
-		switch (MIDR_PARTNUM(midr)) {
-		case 0xd0c:	/* Neoverse N1 */
-			return &td_model_neoverse_n1;
-		case 0xd40:	/* Neoverse V1 */
-			return &td_model_neoverse_v1;
-		case 0xd49:	/* Neoverse N2; r0p0 to r0p2 count differently */
-			if (!MIDR_VARIANT(midr) && MIDR_REVISION(midr) <= 2)
-				return &td_model_neoverse_n2_r0;
-			return &td_model_neoverse_n2;
-		case 0xd4f:	/* Neoverse V2 */
-			return &td_model_neoverse_v2;
-		}
-	}
+	/* hybrid parts differ per CPU, so this reads the CPU's own MIDR_EL1 */
+	return td_model_arm(midr);
 #endif
 	return NULL;
 }

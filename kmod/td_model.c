@@ -60,6 +60,46 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 }
 
 /**
+ * td_model_arm() - the model of an Arm CPU from its MIDR_EL1, as perf's
+ * arm64/mapfile.csv (linux-source-6.12) maps it to the metric tables the
+ * model follows
+ * @midr: the CPU's MIDR_EL1
+ *
+ * Neoverse N2 r0p0 to r0p2 take CPU_CYCLES from STALL_SLOT and
+ * STALL_SLOT_FRONTEND in perf's neoverse-n2-v2/metrics.json, unless
+ * strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1: each
+ * is 1 for "this part at this revision or later" (tools/perf/util/expr.c
+ * and arch/arm64/util/header.c), and ^ binds tighter than | (expr.y), so
+ * for an N2 it reads "r0p3 or later".  AmpereOne (0xc00fac30) and
+ * AmpereOne X (0xc00fac40, ampereonex) have the same Level 1.
+ *
+ * Return: the model, or NULL.
+ */
+const struct td_model *td_model_arm(u32 midr)
+{
+	unsigned int implementer = midr >> 24, variant = (midr >> 20) & 0xf;
+	unsigned int part = (midr >> 4) & 0xfff, revision = midr & 0xf;
+
+	if (implementer == 0xc0 && (part == 0xac3 || part == 0xac4))
+		return &td_model_ampereone;
+	if (implementer != 0x41)	/* Arm */
+		return NULL;
+	switch (part) {
+	case 0xd0c:	/* Neoverse N1 */
+		return &td_model_neoverse_n1;
+	case 0xd40:	/* Neoverse V1 */
+		return &td_model_neoverse_v1;
+	case 0xd49:	/* Neoverse N2 */
+		if (!variant && revision <= 2)
+			return &td_model_neoverse_n2_r0;
+		return &td_model_neoverse_n2;
+	case 0xd4f:	/* Neoverse V2 */
+		return &td_model_neoverse_v2;
+	}
+	return NULL;
+}
+
+/**
  * td_model_nr_events() - how many of a model's events a level needs
  * @m:     the model
  * @level: 1, 2 or 3

@@ -158,6 +158,7 @@ enum td_x86_vendor { TD_X86_INTEL, TD_X86_AMD };
 
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
 				    unsigned int model, int core_type, bool *unchecked);
+const struct td_model *td_model_arm(u32 midr);
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);
 void td_finish(struct td_result *r);
