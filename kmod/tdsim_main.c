@@ -36,7 +36,7 @@
 
 static char *model = "spr";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone");
+MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone, gracemont, crestmont");
 
 static int slots = -1;
 module_param(slots, int, 0444);
@@ -448,7 +448,7 @@ static int __init tdsim_init(void)
 		if (!strcmp(model, tdsim_models[i]->name))
 			tdsim_own = *tdsim_models[i];
 	if (!tdsim_own.name) {
-		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone)\n",
+		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone gracemont crestmont)\n",
 		       model);
 		return -EINVAL;
 	}
