@@ -1115,11 +1115,13 @@ again_fixed:
 		}
 		k->event = ev;
 	}
-	if (tc->err == -ENOENT && !moved && td_own_pmu(tc, &attr.type)) {
+	if (tc->err == -ENOENT && td_pmu_type < 0 && !moved &&
+	    td_own_pmu(tc, &attr.type)) {
 		/*
 		 * The CPU's own PMU is another one (a hybrid part's E-core:
 		 * PERF_TYPE_RAW is cpu_core's type): open them there, as
 		 * model= says, atom_model= on that PMU or the CPU's identity.
+		 * (A pmu_type= that refuses the CPU is not second-guessed.)
 		 */
 		td_release(tc);
 		moved = true;

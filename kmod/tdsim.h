@@ -192,6 +192,7 @@ struct tdsim_cpu {
 
 extern const struct tdsim_model *tdsim_model;	/* the "tdsim" PMU's */
 extern bool tdsim_hybrid;			/* atom_cpus= given */
+extern bool tdsim_raw;				/* raw=1 */
 extern unsigned int tdsim_gp_counters;
 extern unsigned int tdsim_fixed_counters;
 extern bool tdsim_anythread;

@@ -46,6 +46,10 @@ static int pmmir = -1;
 module_param(pmmir, int, 0444);
 MODULE_PARM_DESC(pmmir, "Arm: 1: a PMUv3p4 or later, whose caps/slots says the slots per cycle; 0: an older one, caps/slots 0 (default: the model's)");
 
+bool tdsim_raw;
+module_param_named(raw, tdsim_raw, bool, 0444);
+MODULE_PARM_DESC(raw, "register tdsim as PERF_TYPE_RAW's PMU, as x86's cpu (cpu_core on a hybrid part) is, where no PMU is (a VM without one)");
+
 static char *atom_cpus;
 module_param(atom_cpus, charp, 0444);
 MODULE_PARM_DESC(atom_cpus, "CPU list of a second PMU, tdsim_atom, as a hybrid part's E-cores have cpu_atom (with atom_model=)");

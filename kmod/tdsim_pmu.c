@@ -999,7 +999,8 @@ int tdsim_pmu_register(void)
 		tdsim_format_group.attrs = arm_format_attrs;
 		break;
 	}
-	ret = perf_pmu_register(&tdsim_pmu, "tdsim", -1);
+	/* raw=1: PERF_TYPE_RAW's, as x86 registers its cpu or cpu_core PMU */
+	ret = perf_pmu_register(&tdsim_pmu, "tdsim", tdsim_raw ? PERF_TYPE_RAW : -1);
 	if (ret)
 		return ret;
 	if (tdsim_hybrid) {

@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""topdown.ko on a hybrid part (tdsim atom_cpus=: the last CPU belongs to a
-second PMU, tdsim_atom, as an E-core's is cpu_atom).  tdsim's PMUs each
+"""topdown.ko on a hybrid part (tdsim raw=1 atom_cpus=: tdsim is
+PERF_TYPE_RAW's PMU, as cpu_core is, and the last CPU belongs to a second
+PMU, tdsim_atom, as an E-core's is cpu_atom).  tdsim's PMUs each
 refuse the other's CPUs with ENOENT (perf_event_open from userspace); each
 PMU's cpumask names its own CPUs.  topdown, given only model= and
-atom_model=, finds the E-core's PMU itself (its PERF_TYPE_HARDWARE cycles
+atom_model= (no pmu_type=), finds the E-core's PMU itself (its PERF_TYPE_HARDWARE cycles
 reach it) and counts each CPU with its own model: info says which PMU and
 model, dmesg says so once, Level 1 of each kind is within 0.5 pp of its
 profile (Level 2 too on the P-core; the Atom models have none), for
 Gracemont and Crestmont E-cores.  Without atom_model= the E-core is counted
 with the P-core's events on its own PMU, which has none of them: an error
 naming the event, not numbers.  The E-core offline and online keeps its
-model.  tdnl shows both models.
+model.  tdnl shows both models.  A pmu_type= that refuses the E-core is
+not second-guessed: no-pmu there.
 """
 import os
 import sys
@@ -34,17 +36,22 @@ def dmesg_lines():
     return sh("dmesg").stdout.splitlines()
 
 
-def load(atom_model, *td_args, sim_args=()):
-    """tdsim with the last CPU an E-core, then topdown with td_args"""
+def load(atom_model, *td_args, sim_args=(), raw=True):
+    """tdsim with the last CPU an E-core, then topdown with td_args.
+    raw: tdsim is PERF_TYPE_RAW's PMU, as cpu_core is on a hybrid part,
+    and topdown has no pmu_type=; else pmu_type= is tdsim's."""
     unload()
     ko = os.environ["TD_KO_DIR"]
     ecpu = all_cpus()[-1]
     r = sh("insmod", f"{ko}/tdsim.ko", "model=spr", f"atom_cpus={ecpu}",
-           f"atom_model={atom_model}", *sim_args)
+           f"atom_model={atom_model}", f"raw={int(raw)}", *sim_args)
     if r.returncode:
         return f"insmod tdsim: {r.stderr.strip()}"
     typ = open(f"{DEV}/tdsim/type").read().strip()
-    r = sh("insmod", f"{ko}/topdown.ko", "model=spr", f"pmu_type={typ}", *td_args)
+    if raw and typ != "4":
+        return f"tdsim raw=1 has type {typ}, not PERF_TYPE_RAW (4)"
+    pmu = [] if raw else [f"pmu_type={typ}"]
+    r = sh("insmod", f"{ko}/topdown.ko", "model=spr", *pmu, *td_args)
     return f"insmod topdown: {r.stderr.strip()}" if r.returncode else ""
 
 
@@ -142,6 +149,14 @@ def main():
             "(EINVAL, naming the event)")
         tap(read_kv(f"{TD}/cpu{ecpu}/level1")["retiring"] == "n/a",
             f"cpu{ecpu} without atom_model=: level1 n/a")
+
+    # pmu_type= that refuses the E-core is not second-guessed: no PMU there
+    err = load("gracemont", "atom_model=gracemont", "interval_ms=100", raw=False)
+    if tap(not err, f"spr + gracemont, pmu_type= tdsim's: loads {err}"):
+        settle(pcpus, 2)
+        st = [read_kv(f"{TD}/cpu{c}/info")["state"] for c in (pcpus[0], ecpu)]
+        tap(st == ["ok", "no-pmu"], f"pmu_type= tdsim's: cpu{pcpus[0]} {st[0]}, "
+            f"cpu{ecpu} {st[1]} (want ok, no-pmu)")
 
     # the NMI watchdog's counter on the E-core's PMU: fixed counter 1 there
     err = load("gracemont", "atom_model=gracemont", "level=1", "interval_ms=100",
