@@ -745,10 +745,12 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	/*
 	 * The events that took turns, from the regression on the ones counted
 	 * all the time; not when another perf user took counters (their
-	 * counts are then scaled as perf's, and not of the windows learnt)
+	 * counts are then scaled as perf's, and not of the windows learnt),
+	 * as the multiplexed flag counts that: a few microseconds of perf's
+	 * own scheduling are not
 	 */
 	for (i = 0; i < tc->nr; i++)
-		if (tc->ctr[i].foreign_ppm < TD_PPM)
+		if (tc->ctr[i].foreign_ppm < TD_MUX_BELOW_PPM)
 			break;
 	if (tc->reg && tc->sets.nr > 1 && i == tc->nr)
 		for (i = 0; i < tc->sets.nr; i++)

@@ -180,6 +180,7 @@ struct tdsim_cpu {
 	u64 start;
 	u64 base[TDSIM_MAX_EVENTS];
 	u64 last_now;	/* the latest tdsim_now(): time never goes back */
+	u64 truth_frozen;	/* tdsim_truth disabled by perf: its moment, or 0 */
 	/* truth history: a ring of @nr_epochs, the newest at @head */
 	struct tdsim_epoch epoch[TDSIM_EPOCHS];
 	unsigned int head;

@@ -544,7 +544,9 @@ static void tdsim_event_update(struct perf_event *event)
 	tdsim_update(event, tdsim_read_counter(event));
 }
 
-static struct pmu tdsim_pmu, tdsim_atom_pmu;
+static struct pmu tdsim_pmu;
+/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom); a copy */
+static struct pmu tdsim_atom_pmu;
 
 /*
  * The CPU's own PMU only, as on x86 hybrid parts: x86_pmu_event_init()
@@ -810,20 +812,6 @@ static struct pmu tdsim_pmu = {
 	.read		= tdsim_read,
 };
 
-/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom) */
-static struct pmu tdsim_atom_pmu = {
-	.module		= THIS_MODULE,
-	.task_ctx_nr	= perf_invalid_context,
-	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
-	.attr_groups	= tdsim_attr_groups,
-	.event_init	= tdsim_event_init,
-	.add		= tdsim_add,
-	.del		= tdsim_del,
-	.start		= tdsim_start,
-	.stop		= tdsim_stop,
-	.read		= tdsim_read,
-};
-
 /*
  * tdsim_truth: a second PMU whose events count the cumulative truth of their
  * CPU (config: TDSIM_TRUTH_*).  It uses no counter, so add() never fails and
@@ -838,7 +826,7 @@ static u64 tdsim_truth_read_now(struct perf_event *event)
 	u64 now, val;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	now = tdsim_now(sc);
+	now = sc->truth_frozen ? sc->truth_frozen : tdsim_now(sc);
 	val = tdsim_epoch_truth(&sc->epoch[sc->head], event->hw.config, now);
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 	return val;
@@ -965,11 +953,43 @@ static const struct attribute_group *tdsim_truth_attr_groups[] = {
 	&tdsim_cpumask_group, NULL,
 };
 
+/*
+ * While perf holds tdsim_truth disabled on a CPU (perf_pmu_disable(): a
+ * group's events are added, read or removed together, and with these
+ * callbacks perf's default transactions disable it too), every read on
+ * that CPU is of one moment, as a hardware PMU's counters stop together.
+ * So a group's members agree exactly however long the host stalls the
+ * vCPU between them: read a few hundred microseconds apart under TCG, a
+ * 1 s group of slots and cycles was 0.01 % off 6 slots per cycle.  Called
+ * on the CPU, with interrupts off.
+ */
+static void tdsim_truth_pmu_disable(struct pmu *pmu)
+{
+	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	sc->truth_frozen = tdsim_now(sc);
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
+
+static void tdsim_truth_pmu_enable(struct pmu *pmu)
+{
+	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	sc->truth_frozen = 0;
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
+
 static struct pmu tdsim_truth_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_invalid_context,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.attr_groups	= tdsim_truth_attr_groups,
+	.pmu_enable	= tdsim_truth_pmu_enable,
+	.pmu_disable	= tdsim_truth_pmu_disable,
 	.event_init	= tdsim_truth_event_init,
 	.add		= tdsim_truth_add,
 	.del		= tdsim_truth_del,
@@ -999,6 +1019,7 @@ int tdsim_pmu_register(void)
 		tdsim_format_group.attrs = arm_format_attrs;
 		break;
 	}
+	tdsim_atom_pmu = tdsim_pmu;	/* before registering fills it in */
 	/* raw=1: PERF_TYPE_RAW's, as x86 registers its cpu or cpu_core PMU */
 	ret = perf_pmu_register(&tdsim_pmu, "tdsim", tdsim_raw ? PERF_TYPE_RAW : -1);
 	if (ret)
