@@ -112,7 +112,7 @@ static int zen_compute(const struct td_model *m, const u64 *c, bool smt,
 	/* heavy operations are the microcoded ones */
 	r->l2[TD_HEAVY_OPERATIONS] = td_share(c[ZEN_UCODE_OPS], c[ZEN_RET_OPS],
 					      r->l1[TD_RETIRING]);
-	td_finish(r);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -124,6 +124,8 @@ const struct td_model td_model_zen4 = {
 	.nr_events = ZEN_NR,
 	.gp_counters = 6,
 	.fixed_counters = 0,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
 	.compute = zen_compute,
 };
 
@@ -135,5 +137,7 @@ const struct td_model td_model_zen5 = {
 	.nr_events = ZEN_NR,
 	.gp_counters = 6,
 	.fixed_counters = 0,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
 	.compute = zen_compute,
 };

@@ -34,10 +34,24 @@
  *
  * Frontend bound is what is left, not STALL_SLOT_FRONTEND: the event JSON
  * marks STALL_SLOT_FRONTEND and STALL_FRONTEND "Impacted by errata, use
- * metrics instead" (Errata AC03_CPU_29).  Their TopdownL2 metrics need six
- * more events (STALL_FRONTEND, STALL_SLOT_FRONTEND, STALL_BACKEND_TLB,
- * STALL_BACKEND_CACHE, BR_MIS_PRED_RETIRED, GPC_FLUSH) and split no
- * retiring into heavy and light operations; they are not done here.
+ * metrics instead" (Errata AC03_CPU_29).  Their TopdownL2 metrics, with
+ * six more events, split three of the four nodes (none splits retiring):
+ *
+ *   frontend_latency  = (STALL_FRONTEND - (STALL_SLOT_FRONTEND
+ *                        - frontend_bound * CPU_CYCLES * slots) / slots)
+ *                       / CPU_CYCLES,  frontend_bandwidth = the rest
+ *   branch_mispredict = BR_MIS_PRED_RETIRED / GPC_FLUSH
+ *                       * slots_lost_misspeculation_fraction,
+ *                       other_miss_pred = the rest
+ *   backend_memory    = (STALL_BACKEND_TLB + STALL_BACKEND_CACHE) / CPU_CYCLES,
+ *                       backend_core = the rest
+ *
+ * The frontend latency takes the excess of the erratum's STALL_SLOT_FRONTEND
+ * over frontend bound, in cycles, off STALL_FRONTEND; it is clamped to
+ * 0..frontend bound here, as backend memory is to backend bound (perf's
+ * could go negative).  GPC_FLUSH, STALL_BACKEND_CACHE and STALL_BACKEND_TLB
+ * are the cores' own (core-imp-def.json: 0x120, 0xd20d, 0xd20e; AmpereOne
+ * X counts STALL_BACKEND_TLB as 0x8167, its own model for that alone).
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -182,26 +196,71 @@ const struct td_model td_model_neoverse_v2 = {
 
 enum {
 	AMPERE_CYCLES, AMPERE_STALL_SLOT_BACKEND, AMPERE_OP_RETIRED,
-	AMPERE_OP_SPEC, AMPERE_NR
+	AMPERE_OP_SPEC, AMPERE_STALL_FRONTEND, AMPERE_STALL_SLOT_FRONTEND,
+	AMPERE_BR_MIS_PRED_RETIRED, AMPERE_GPC_FLUSH, AMPERE_STALL_BACKEND_TLB,
+	AMPERE_STALL_BACKEND_CACHE, AMPERE_NR
 };
 
-/* common architectural events: the same on AmpereOne and AmpereOne X */
+/*
+ * The same on AmpereOne and AmpereOne X.  Each Level 2 term's events go
+ * into one set (@grp) and are taken as their share of the parent node.
+ */
 static const struct td_event ampereone_events[AMPERE_NR] = {
 	[AMPERE_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
 	[AMPERE_STALL_SLOT_BACKEND] = { "STALL_SLOT_BACKEND", 0x3d, 1, ALL6, NOFIX },
 	[AMPERE_OP_RETIRED]	= { "OP_RETIRED", 0x3a, 1, ALL6, NOFIX },
 	[AMPERE_OP_SPEC]	= { "OP_SPEC", 0x3b, 1, ALL6, NOFIX },
+	[AMPERE_STALL_FRONTEND]	= { "STALL_FRONTEND", 0x23, 2, ALL6, NOFIX, .grp = 1,
+				    .parent = 1 + TD_FRONTEND_BOUND },
+	[AMPERE_STALL_SLOT_FRONTEND] = { "STALL_SLOT_FRONTEND", 0x3e, 2, ALL6, NOFIX,
+					 .grp = 1, .parent = 1 + TD_FRONTEND_BOUND },
+	[AMPERE_BR_MIS_PRED_RETIRED] = { "BR_MIS_PRED_RETIRED", 0x22, 2, ALL6, NOFIX,
+					 .grp = 2, .parent = 1 + TD_BAD_SPECULATION },
+	[AMPERE_GPC_FLUSH]	= { "GPC_FLUSH", 0x120, 2, ALL6, NOFIX, .grp = 2,
+				    .parent = 1 + TD_BAD_SPECULATION },
+	[AMPERE_STALL_BACKEND_TLB] = { "STALL_BACKEND_TLB", 0xd20e, 2, ALL6, NOFIX,
+				       .grp = 3, .parent = 1 + TD_BACKEND_BOUND },
+	[AMPERE_STALL_BACKEND_CACHE] = { "STALL_BACKEND_CACHE", 0xd20d, 2, ALL6, NOFIX,
+					 .grp = 3, .parent = 1 + TD_BACKEND_BOUND },
+};
+
+/* AmpereOne X: STALL_BACKEND_TLB is 0x8167 (ampereonex/pipeline.json) */
+static const struct td_event ampereonex_events[AMPERE_NR] = {
+	[AMPERE_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
+	[AMPERE_STALL_SLOT_BACKEND] = { "STALL_SLOT_BACKEND", 0x3d, 1, ALL6, NOFIX },
+	[AMPERE_OP_RETIRED]	= { "OP_RETIRED", 0x3a, 1, ALL6, NOFIX },
+	[AMPERE_OP_SPEC]	= { "OP_SPEC", 0x3b, 1, ALL6, NOFIX },
+	[AMPERE_STALL_FRONTEND]	= { "STALL_FRONTEND", 0x23, 2, ALL6, NOFIX, .grp = 1,
+				    .parent = 1 + TD_FRONTEND_BOUND },
+	[AMPERE_STALL_SLOT_FRONTEND] = { "STALL_SLOT_FRONTEND", 0x3e, 2, ALL6, NOFIX,
+					 .grp = 1, .parent = 1 + TD_FRONTEND_BOUND },
+	[AMPERE_BR_MIS_PRED_RETIRED] = { "BR_MIS_PRED_RETIRED", 0x22, 2, ALL6, NOFIX,
+					 .grp = 2, .parent = 1 + TD_BAD_SPECULATION },
+	[AMPERE_GPC_FLUSH]	= { "GPC_FLUSH", 0x120, 2, ALL6, NOFIX, .grp = 2,
+				    .parent = 1 + TD_BAD_SPECULATION },
+	[AMPERE_STALL_BACKEND_TLB] = { "STALL_BACKEND_TLB", 0x8167, 2, ALL6, NOFIX,
+				       .grp = 3, .parent = 1 + TD_BACKEND_BOUND },
+	[AMPERE_STALL_BACKEND_CACHE] = { "STALL_BACKEND_CACHE", 0xd20d, 2, ALL6, NOFIX,
+					 .grp = 3, .parent = 1 + TD_BACKEND_BOUND },
+};
+
+/* Level 2: the measured child of each pair, its sibling, their parent */
+static const struct td_pair ampereone_pairs[] = {
+	{ TD_BRANCH_MISPREDICTS, TD_OTHER_MISPREDICTS, TD_BAD_SPECULATION },
+	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
+	{ TD_MEMORY_BOUND, TD_CORE_BOUND, TD_BACKEND_BOUND },
 };
 
 static int ampereone_compute(const struct td_model *m, const u64 *c, bool smt,
 			     struct td_result *r)
 {
-	u64 slots = m->width * c[AMPERE_CYCLES];
+	u64 cycles = c[AMPERE_CYCLES], slots = m->width * cycles;
+	s64 lat;
 	u32 used;
 
 	if (!slots)
 		return -ENODATA;
-	*r = (struct td_result){ .has_l2 = false };
+	*r = (struct td_result){ .has_l2 = true };
 	r->l1[TD_RETIRING] = td_frac(c[AMPERE_OP_RETIRED], slots);
 	r->l1[TD_BAD_SPECULATION] = td_frac_diff(c[AMPERE_OP_SPEC],
 						 c[AMPERE_OP_RETIRED], slots);
@@ -209,7 +268,18 @@ static int ampereone_compute(const struct td_model *m, const u64 *c, bool smt,
 	used = r->l1[TD_RETIRING] + r->l1[TD_BAD_SPECULATION] +
 	       r->l1[TD_BACKEND_BOUND];
 	r->l1[TD_FRONTEND_BOUND] = used < TD_PPM ? TD_PPM - used : 0;
+	/* children of the fitted Level 1 */
 	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	lat = (s64)td_frac(c[AMPERE_STALL_FRONTEND], cycles) +
+	      r->l1[TD_FRONTEND_BOUND] -
+	      td_frac(c[AMPERE_STALL_SLOT_FRONTEND], slots);
+	r->l2[TD_FETCH_LATENCY] = lat > 0 ? (u32)lat : 0;
+	r->l2[TD_BRANCH_MISPREDICTS] = td_share(c[AMPERE_BR_MIS_PRED_RETIRED],
+						c[AMPERE_GPC_FLUSH],
+						r->l1[TD_BAD_SPECULATION]);
+	r->l2[TD_MEMORY_BOUND] = td_frac(c[AMPERE_STALL_BACKEND_TLB] +
+					 c[AMPERE_STALL_BACKEND_CACHE], cycles);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -226,6 +296,21 @@ const struct td_model td_model_ampereone = {
 	.width = 4,
 	.events = ampereone_events,
 	.nr_events = AMPERE_NR,
+	.pairs = ampereone_pairs,
+	.nr_pairs = ARRAY_SIZE(ampereone_pairs),
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = ampereone_compute,
+};
+
+const struct td_model td_model_ampereonex = {
+	.name = "ampereonex",
+	.vendor = TD_ARM,
+	.width = 4,
+	.events = ampereonex_events,
+	.nr_events = AMPERE_NR,
+	.pairs = ampereone_pairs,
+	.nr_pairs = ARRAY_SIZE(ampereone_pairs),
 	.gp_counters = 6,
 	.fixed_counters = 1,
 	.compute = ampereone_compute,

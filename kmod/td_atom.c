@@ -14,11 +14,23 @@
  *   TOPDOWN_FE_BOUND.ALL_P, TOPDOWN_BE_BOUND.ALL_P,
  *   TOPDOWN_BAD_SPECULATION.ALL_P, TOPDOWN_RETIRING.ALL_P.
  *
- * perf's Atom Level 2 splits the nodes differently from the Core one
- * (backend into core and resource bound, retiring into base and MS uops),
- * so the Core names of this module's Level 2 do not fit it: Level 1 only.
+ * Level 2 as perf's TopdownL2 metrics of the same tables, over the same
+ * slots, one pair per Level 1 node but retiring (perf's Atom Level 2 has no
+ * retiring children):
+ *   fetch latency   = TOPDOWN_FE_BOUND.FRONTEND_LATENCY (perf's
+ *                     tma_ifetch_latency), fetch bandwidth = the rest;
+ *   branch mispredicts = TOPDOWN_BAD_SPECULATION.MISPREDICT,
+ *                     machine clears = the rest;
+ *   core bound      = TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS, resource bound
+ *                     = the rest (perf: tma_backend_bound - tma_core_bound).
+ * perf counts FRONTEND_BANDWIDTH and MACHINE_CLEARS too and divides each by
+ * the slots; here each sibling is its parent less the measured child, as
+ * for the Core models, so each pair adds up to its parent.  The two agree
+ * where the umasks split the parent's count (0x72 + 0x8d of event 0x71,
+ * 0x4 + 0x3 of 0x73) and, on Gracemont, where bad speculation (the rest of
+ * Level 1) is what its two events count; two fewer counters besides.
  * CPU_CLK_UNHALTED.CORE is perf's fixed-counter-1 event (jevents.py: event
- * 0x3c); the others have umask 0.
+ * 0x3c).
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -31,46 +43,78 @@
 #define ALL8	0x00ff
 #define NOFIX	-1
 
-enum { ATOM_CLK, ATOM_FE, ATOM_BE, ATOM_RET, ATOM_BAD, ATOM_NR };
+/*
+ * Event ids: Level 1, then the Level 2 ones from GRT_L2 or CMT_L2 on (in
+ * ATOM_L2_* order): Gracemont has no bad speculation event.
+ */
+enum { ATOM_CLK, ATOM_FE, ATOM_BE, ATOM_RET, ATOM_BAD };
+enum { ATOM_L2_FE_LAT, ATOM_L2_MISP, ATOM_L2_ALLOC, ATOM_NR_L2 };
+#define GRT_L2	ATOM_BAD
+#define CMT_L2	(ATOM_BAD + 1)
+#define GRT_NR	(GRT_L2 + ATOM_NR_L2)
+#define CMT_NR	(CMT_L2 + ATOM_NR_L2)
 
-static const struct td_event grt_events[ATOM_NR - 1] = {
+static const struct td_event grt_events[GRT_NR] = {
 	[ATOM_CLK] = { "CPU_CLK_UNHALTED.CORE", 0x003c, 1, ALL6, 1, .every = true },
 	[ATOM_FE]  = { "TOPDOWN_FE_BOUND.ALL", 0x0071, 1, ALL6, NOFIX },
 	[ATOM_BE]  = { "TOPDOWN_BE_BOUND.ALL", 0x0074, 1, ALL6, NOFIX },
 	[ATOM_RET] = { "TOPDOWN_RETIRING.ALL", 0x00c2, 1, ALL6, NOFIX },
+	[GRT_L2 + ATOM_L2_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0x7271, 2,
+				      ALL6, NOFIX, .parent = 1 + TD_FRONTEND_BOUND },
+	[GRT_L2 + ATOM_L2_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x0473, 2,
+				      ALL6, NOFIX, .parent = 1 + TD_BAD_SPECULATION },
+	[GRT_L2 + ATOM_L2_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0x0174, 2,
+				      ALL6, NOFIX, .parent = 1 + TD_BACKEND_BOUND },
 };
 
-static const struct td_event cmt_events[ATOM_NR] = {
+static const struct td_event cmt_events[CMT_NR] = {
 	[ATOM_CLK] = { "CPU_CLK_UNHALTED.CORE", 0x003c, 1, ALL8, 1, .every = true },
 	[ATOM_FE]  = { "TOPDOWN_FE_BOUND.ALL_P", 0x0071, 1, ALL8, NOFIX },
 	[ATOM_BE]  = { "TOPDOWN_BE_BOUND.ALL_P", 0x0074, 1, ALL8, NOFIX },
 	[ATOM_RET] = { "TOPDOWN_RETIRING.ALL_P", 0x0072, 1, ALL8, NOFIX },
 	[ATOM_BAD] = { "TOPDOWN_BAD_SPECULATION.ALL_P", 0x0073, 1, ALL8, NOFIX },
+	[CMT_L2 + ATOM_L2_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0x7271, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_FRONTEND_BOUND },
+	[CMT_L2 + ATOM_L2_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x0473, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_BAD_SPECULATION },
+	[CMT_L2 + ATOM_L2_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0x0174, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_BACKEND_BOUND },
+};
+
+/* Level 2: the measured child of each pair, its sibling, their parent */
+static const struct td_pair atom_pairs[] = {
+	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
+	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
+	{ TD_CORE_BOUND, TD_RESOURCE_BOUND, TD_BACKEND_BOUND },
 };
 
 static int atom_compute(const struct td_model *m, const u64 *c, bool smt,
 			struct td_result *r)
 {
+	bool crestmont = m->nr_events == CMT_NR;
+	const u64 *l2 = c + (crestmont ? CMT_L2 : GRT_L2);
 	u64 slots = m->width * c[ATOM_CLK];
 	u32 used;
 
 	if (!slots)
 		return -ENODATA;
-	*r = (struct td_result){ .has_l2 = false };
+	*r = (struct td_result){ .has_l2 = true };
 	r->l1[TD_FRONTEND_BOUND] = td_frac(c[ATOM_FE], slots);
 	r->l1[TD_BACKEND_BOUND] = td_frac(c[ATOM_BE], slots);
 	r->l1[TD_RETIRING] = td_frac(c[ATOM_RET], slots);
-	if (m->nr_events > ATOM_BAD) {
+	if (crestmont) {
 		/* four measured nodes: rounding apart, they add up to 1 */
 		r->l1[TD_BAD_SPECULATION] = td_frac(c[ATOM_BAD], slots);
-		td_fit(r->l1, TD_NR_L1, TD_PPM);
-		return 0;
+	} else {
+		/* bad speculation = max(1 - (frontend + backend + retiring), 0) */
+		used = r->l1[TD_FRONTEND_BOUND] + r->l1[TD_BACKEND_BOUND] +
+		       r->l1[TD_RETIRING];
+		r->l1[TD_BAD_SPECULATION] = used < TD_PPM ? TD_PPM - used : 0;
 	}
-	/* bad speculation = max(1 - (frontend + backend + retiring), 0) */
-	used = r->l1[TD_FRONTEND_BOUND] + r->l1[TD_BACKEND_BOUND] +
-	       r->l1[TD_RETIRING];
-	r->l1[TD_BAD_SPECULATION] = used < TD_PPM ? TD_PPM - used : 0;
-	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	r->l2[TD_FETCH_LATENCY] = td_frac(l2[ATOM_L2_FE_LAT], slots);
+	r->l2[TD_BRANCH_MISPREDICTS] = td_frac(l2[ATOM_L2_MISP], slots);
+	r->l2[TD_CORE_BOUND] = td_frac(l2[ATOM_L2_ALLOC], slots);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -80,7 +124,9 @@ const struct td_model td_model_gracemont = {
 	.vendor = TD_INTEL,
 	.width = 5,
 	.events = grt_events,
-	.nr_events = ATOM_NR - 1,
+	.nr_events = GRT_NR,
+	.pairs = atom_pairs,
+	.nr_pairs = ARRAY_SIZE(atom_pairs),
 	.gp_counters = 6,
 	.fixed_counters = 3,
 	.compute = atom_compute,
@@ -92,7 +138,9 @@ const struct td_model td_model_crestmont = {
 	.vendor = TD_INTEL,
 	.width = 6,
 	.events = cmt_events,
-	.nr_events = ATOM_NR,
+	.nr_events = CMT_NR,
+	.pairs = atom_pairs,
+	.nr_pairs = ARRAY_SIZE(atom_pairs),
 	.gp_counters = 8,
 	.fixed_counters = 3,
 	.compute = atom_compute,

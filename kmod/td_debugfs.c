@@ -64,30 +64,38 @@ static int td_level1_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(td_level1);
 
+/*
+ * The model's Level 2 nodes, pair by pair, each pair in node order (the
+ * Core and Zen models: the eight of enum td_l2); nothing for a model with
+ * no Level 2 or a CPU with no model
+ */
 static int td_level2_show(struct seq_file *s, void *unused)
 {
 	struct td_cpu *tc = s->private;
+	const struct td_model *m;
 	u32 centi[TD_NR_L1], l2[TD_NR_L2];
-	unsigned int i;
+	unsigned int i, j, node[2];
 	bool ok;
 
 	mutex_lock(&tc->lock);
+	m = tc->model;
 	ok = td_l1_centi(tc, centi) && tc->result.has_l2;
-	if (ok) {
-		/* split each printed parent, so the printed pair adds up to it */
-		for (i = 0; i < TD_NR_PAIRS; i++) {
-			const unsigned int *p = td_l2_pairs[i];
-			u32 child = (tc->result.l2[p[0]] + 50) / 100;
+	for (i = 0; m && i < m->nr_pairs; i++) {
+		const struct td_pair *p = &m->pairs[i];
 
-			td_split(centi[p[2]], child, &l2[p[0]], &l2[p[1]]);
-		}
-	}
-	for (i = 0; i < TD_NR_L2; i++) {
+		/* split each printed parent, so the printed pair adds up to it */
 		if (ok)
-			seq_printf(s, "%s %u.%02u\n", td_l2_names[i],
-				   l2[i] / 100, l2[i] % 100);
-		else
-			seq_printf(s, "%s n/a\n", td_l2_names[i]);
+			td_split(centi[p->parent], (tc->result.l2[p->child] + 50) / 100,
+				 &l2[p->child], &l2[p->sibling]);
+		node[0] = min(p->child, p->sibling);
+		node[1] = max(p->child, p->sibling);
+		for (j = 0; j < 2; j++) {
+			if (ok)
+				seq_printf(s, "%s %u.%02u\n", td_l2_names[node[j]],
+					   l2[node[j]] / 100, l2[node[j]] % 100);
+			else
+				seq_printf(s, "%s n/a\n", td_l2_names[node[j]]);
+		}
 	}
 	mutex_unlock(&tc->lock);
 	return 0;

@@ -109,7 +109,7 @@ static int spr_compute(const struct td_model *m, const u64 *c, bool smt,
 	r->l2[TD_FETCH_LATENCY] = td_frac_diff(m->width * c[SPR_IDQ_CYC0],
 					       c[SPR_UOP_DROPPING], slots);
 	r->l2[TD_MEMORY_BOUND] = td_frac(c[SPR_MEM_SLOTS], slots);
-	td_finish(r);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -121,6 +121,8 @@ const struct td_model td_model_spr = {
 	.nr_events = SPR_NR,
 	.gp_counters = 8,
 	.fixed_counters = 4,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
 	.compute = spr_compute,
 };
 
@@ -269,7 +271,7 @@ static int icl_compute(const struct td_model *m, const u64 *c, bool smt,
 	few = td_of(td_frac_diff(c[ICL_DEC0], c[ICL_DEC0_C1],
 				 c[ICL_MITE_UOPS]), ret);
 	r->l2[TD_HEAVY_OPERATIONS] = ms + few;
-	td_finish(r);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -281,6 +283,8 @@ const struct td_model td_model_icl = {
 	.nr_events = ICL_NR,
 	.gp_counters = 8,
 	.fixed_counters = 4,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
 	.compute = icl_compute,
 };
 
@@ -410,7 +414,7 @@ static int skl_compute(const struct td_model *m, const u64 *c, bool smt,
 		td_memory_bound(c[SKL_STALLS_MEM_ANY], c[SKL_BOUND_ON_STORES],
 				c[SKL_STALLS_TOTAL], c[SKL_PORTS_1],
 				c[SKL_PORTS_2], ret, r->l1[TD_BACKEND_BOUND]);
-	td_finish(r);
+	td_finish(m, r);
 	return 0;
 }
 
@@ -425,5 +429,7 @@ const struct td_model td_model_skl = {
 	/* so Level 1 fits the 4 counters of a thread: AnyThread only with SMT */
 	.smt_only = (1U << SKL_CLK_ANY) | (1U << SKL_RECOVERY_ANY),
 	.nosmt_only = (1U << SKL_CLK) | (1U << SKL_RECOVERY),
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
 	.compute = skl_compute,
 };

@@ -162,26 +162,28 @@ void td_set_interval(unsigned int ms)
 
 static int __init topdown_init(void)
 {
-	unsigned int cpu, i;
+	char names[192];
+	unsigned int cpu;
 	int ret;
 
+	td_model_names(names, sizeof(names));
 	if (model) {
-		for (i = 0; i < td_nr_models; i++)
-			if (!strcmp(model, td_models[i]->name))
-				td_forced_model = td_models[i];
+		td_forced_model = td_model_find(model);
 		if (!td_forced_model) {
-			pr_err("model=%s: unknown model (see models in debugfs: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone gracemont crestmont)\n",
-			       model);
+			pr_err("model=%s: unknown model (the models: %s)\n", model,
+			       names);
 			return -EINVAL;
 		}
 	}
 	if (atom_model) {
-		for (i = 0; i < td_nr_models; i++)
-			if (!strcmp(atom_model, td_models[i]->name))
-				td_forced_atom_model = td_models[i];
-		if (!td_forced_atom_model || !td_forced_model) {
-			pr_err("atom_model=%s: %s\n", atom_model,
-			       td_forced_model ? "unknown model" : "goes with model=");
+		td_forced_atom_model = td_model_find(atom_model);
+		if (!td_forced_atom_model) {
+			pr_err("atom_model=%s: unknown model (the models: %s)\n",
+			       atom_model, names);
+			return -EINVAL;
+		}
+		if (!td_forced_model) {
+			pr_err("atom_model=%s: goes with model=\n", atom_model);
 			return -EINVAL;
 		}
 	}

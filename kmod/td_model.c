@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* topdown: what every model shares. */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/string.h>
+#else
+#include <stdio.h>
+#include <string.h>
+#endif
 #include "td_model.h"
 
 /**
@@ -71,7 +78,8 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
  * is 1 for "this part at this revision or later" (tools/perf/util/expr.c
  * and arch/arm64/util/header.c), and ^ binds tighter than | (expr.y), so
  * for an N2 it reads "r0p3 or later".  AmpereOne (0xc00fac30) and
- * AmpereOne X (0xc00fac40, ampereonex) have the same Level 1.
+ * AmpereOne X (0xc00fac40, ampereonex) have the same formulas and one
+ * event number apart.
  *
  * Return: the model, or NULL.
  */
@@ -80,8 +88,10 @@ const struct td_model *td_model_arm(u32 midr)
 	unsigned int implementer = midr >> 24, variant = (midr >> 20) & 0xf;
 	unsigned int part = (midr >> 4) & 0xfff, revision = midr & 0xf;
 
-	if (implementer == 0xc0 && (part == 0xac3 || part == 0xac4))
+	if (implementer == 0xc0 && part == 0xac3)
 		return &td_model_ampereone;
+	if (implementer == 0xc0 && part == 0xac4)
+		return &td_model_ampereonex;
 	if (implementer != 0x41)	/* Arm */
 		return NULL;
 	switch (part) {
@@ -156,6 +166,22 @@ const char * const td_l2_names[TD_NR_L2] = {
 	[TD_FETCH_BANDWIDTH] = "fetch_bandwidth",
 	[TD_MEMORY_BOUND] = "memory_bound",
 	[TD_CORE_BOUND] = "core_bound",
+	[TD_RESOURCE_BOUND] = "resource_bound",
+	[TD_OTHER_MISPREDICTS] = "other_mispredicts",
+};
+
+/* each Level 2 node's Level 1 parent, whichever model publishes it */
+const u8 td_l2_parent[TD_NR_L2] = {
+	[TD_LIGHT_OPERATIONS] = TD_RETIRING,
+	[TD_HEAVY_OPERATIONS] = TD_RETIRING,
+	[TD_BRANCH_MISPREDICTS] = TD_BAD_SPECULATION,
+	[TD_MACHINE_CLEARS] = TD_BAD_SPECULATION,
+	[TD_OTHER_MISPREDICTS] = TD_BAD_SPECULATION,
+	[TD_FETCH_LATENCY] = TD_FRONTEND_BOUND,
+	[TD_FETCH_BANDWIDTH] = TD_FRONTEND_BOUND,
+	[TD_MEMORY_BOUND] = TD_BACKEND_BOUND,
+	[TD_CORE_BOUND] = TD_BACKEND_BOUND,
+	[TD_RESOURCE_BOUND] = TD_BACKEND_BOUND,
 };
 
 /* every model, for model= and for tdnl, which shares these tables */
@@ -164,20 +190,56 @@ const struct td_model * const td_models[] = {
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
 	&td_model_gracemont, &td_model_crestmont, &td_model_ampereone,
+	&td_model_ampereonex,
 };
 
 const unsigned int td_nr_models = ARRAY_SIZE(td_models);
 
-/* Level 2 pairs: the measured child, its sibling, their Level 1 parent */
-const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
+/* the model named @name (as model= takes it), or NULL */
+const struct td_model *td_model_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < td_nr_models; i++)
+		if (!strcmp(name, td_models[i]->name))
+			return td_models[i];
+	return NULL;
+}
+
+/* every model's name, space separated, in @buf of @len (for error messages) */
+void td_model_names(char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < td_nr_models && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+			       td_models[i]->name);
+}
+
+/* Level 2 of Intel Core and AMD Zen: the measured child, its sibling, parent */
+const struct td_pair td_core_pairs[TD_NR_CORE_PAIRS] = {
 	{ TD_HEAVY_OPERATIONS, TD_LIGHT_OPERATIONS, TD_RETIRING },
 	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
 	{ TD_FETCH_LATENCY, TD_FETCH_BANDWIDTH, TD_FRONTEND_BOUND },
 	{ TD_MEMORY_BOUND, TD_CORE_BOUND, TD_BACKEND_BOUND },
 };
 
+/* whether @m publishes Level 2 node @node */
+bool td_model_has_l2(const struct td_model *m, enum td_l2 node)
+{
+	unsigned int i;
+
+	for (i = 0; m && i < m->nr_pairs; i++)
+		if (m->pairs[i].child == node || m->pairs[i].sibling == node)
+			return true;
+	return false;
+}
+
 /**
  * td_finish() - make a model's raw fractions publishable
+ * @m: the model, for its Level 2 pairs
  * @r: in: l1[] as the formulas gave them (each within 0..TD_PPM) and, for
  *     Level 2, the measured child of each pair; out: Level 1 adding up to
  *     exactly TD_PPM, each Level 2 pair adding up to its parent
@@ -185,16 +247,17 @@ const unsigned int td_l2_pairs[TD_NR_PAIRS][3] = {
  * Multiplexed counters sample different windows, so the raw Level 1 can add
  * up to a little more or less than the whole; it is scaled to fit.
  */
-void td_finish(struct td_result *r)
+void td_finish(const struct td_model *m, struct td_result *r)
 {
 	unsigned int i;
 
 	td_fit(r->l1, TD_NR_L1, TD_PPM);
 	if (!r->has_l2)
 		return;
-	for (i = 0; i < TD_NR_PAIRS; i++) {
-		const unsigned int *p = td_l2_pairs[i];
+	for (i = 0; i < m->nr_pairs; i++) {
+		const struct td_pair *p = &m->pairs[i];
 
-		td_split(r->l1[p[2]], r->l2[p[0]], &r->l2[p[0]], &r->l2[p[1]]);
+		td_split(r->l1[p->parent], r->l2[p->child], &r->l2[p->child],
+			 &r->l2[p->sibling]);
 	}
 }

@@ -31,7 +31,13 @@ enum td_l1 {
 	TD_NR_L1,
 };
 
-/* Level 2 nodes, in pairs that add up to their Level 1 parent */
+/*
+ * Level 2 nodes, in pairs that add up to their Level 1 parent.  A model
+ * publishes its own pairs (struct td_pair): Intel Core and AMD Zen the
+ * first eight; the Atom cores split backend bound into core and resource
+ * bound and have no retiring pair; AmpereOne splits bad speculation into
+ * branch and other mispredictions and has no retiring pair either.
+ */
 enum td_l2 {
 	TD_LIGHT_OPERATIONS,
 	TD_HEAVY_OPERATIONS,
@@ -41,7 +47,19 @@ enum td_l2 {
 	TD_FETCH_BANDWIDTH,
 	TD_MEMORY_BOUND,
 	TD_CORE_BOUND,
+	TD_RESOURCE_BOUND,
+	TD_OTHER_MISPREDICTS,
 	TD_NR_L2,
+};
+
+/**
+ * struct td_pair - one Level 2 pair of a model
+ * @child:   the node its formulas measure
+ * @sibling: the other node: @parent less @child
+ * @parent:  their Level 1 node (enum td_l1)
+ */
+struct td_pair {
+	u8 child, sibling, parent;
 };
 
 /**
@@ -98,7 +116,8 @@ static inline const struct td_event *td_event_form(const struct td_event *e,
 /**
  * struct td_result - one interval's fractions
  * @l1:     Level 1 in ppm, adding up to exactly TD_PPM
- * @l2:     Level 2 in ppm, each pair adding up to its parent
+ * @l2:     Level 2 in ppm, the nodes of the model's pairs, each pair adding
+ *          up to its parent
  * @has_l2: the model has a Level 2
  */
 struct td_result {
@@ -117,6 +136,8 @@ struct td_result {
  * @smt_only:  bitmap of events only needed when SMT is on (AnyThread)
  * @nosmt_only: bitmap of events only needed when SMT is off
  * @cycle_based: Level 1 is in cycles, not slots (see enum td_l1)
+ * @pairs:     its Level 2 pairs, parents in enum td_l1 order; NULL: no Level 2
+ * @nr_pairs:  how many
  * @gp_counters: general-purpose counters of its PMU, per thread
  * @fixed_counters: fixed counters of its PMU (Arm: the cycle counter)
  * @compute:   the formulas: @c holds one scaled delta per event, @smt is
@@ -131,6 +152,8 @@ struct td_model {
 	unsigned int nr_events;
 	u32 smt_only, nosmt_only;
 	bool cycle_based;
+	const struct td_pair *pairs;
+	unsigned int nr_pairs;
 	unsigned int gp_counters, fixed_counters;
 	int (*compute)(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r);
@@ -141,12 +164,14 @@ extern const struct td_model td_model_zen4, td_model_zen5;
 extern const struct td_model td_model_neoverse_n1, td_model_neoverse_n2;
 extern const struct td_model td_model_neoverse_v2, td_model_neoverse_v1;
 extern const struct td_model td_model_neoverse_n2_r0, td_model_ampereone;
+extern const struct td_model td_model_ampereonex;
 extern const struct td_model td_model_gracemont, td_model_crestmont;
 extern const struct td_model * const td_models[];
 extern const unsigned int td_nr_models;
 
-#define TD_NR_PAIRS	4
-extern const unsigned int td_l2_pairs[TD_NR_PAIRS][3];
+#define TD_NR_CORE_PAIRS	4
+extern const struct td_pair td_core_pairs[TD_NR_CORE_PAIRS];
+extern const u8 td_l2_parent[TD_NR_L2];
 extern const char * const td_l1_names[TD_NR_L1];
 extern const char * const td_l2_names[TD_NR_L2];
 
@@ -161,6 +186,9 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 const struct td_model *td_model_arm(u32 midr);
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);
-void td_finish(struct td_result *r);
+bool td_model_has_l2(const struct td_model *m, enum td_l2 node);
+const struct td_model *td_model_find(const char *name);
+void td_model_names(char *buf, size_t len);
+void td_finish(const struct td_model *m, struct td_result *r);
 
 #endif /* _TD_MODEL_H */

@@ -75,6 +75,8 @@ static int td_nl_put_levels(struct sk_buff *skb, const struct td_cpu *tc)
 		[TD_FETCH_BANDWIDTH] = TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH,
 		[TD_MEMORY_BOUND] = TOPDOWN_A_LEVEL2_MEMORY_BOUND,
 		[TD_CORE_BOUND] = TOPDOWN_A_LEVEL2_CORE_BOUND,
+		[TD_RESOURCE_BOUND] = TOPDOWN_A_LEVEL2_RESOURCE_BOUND,
+		[TD_OTHER_MISPREDICTS] = TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS,
 	};
 	struct nlattr *nest;
 	unsigned int i;
@@ -93,7 +95,8 @@ static int td_nl_put_levels(struct sk_buff *skb, const struct td_cpu *tc)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < TD_NR_L2; i++)
-		if (nla_put_u32(skb, l2_attr[i], tc->result.l2[i]))
+		if (td_model_has_l2(tc->model, i) &&
+		    nla_put_u32(skb, l2_attr[i], tc->result.l2[i]))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -209,6 +209,7 @@ extern const struct tdsim_model tdsim_zen4, tdsim_zen5;
 extern const struct tdsim_model tdsim_neoverse_n1, tdsim_neoverse_n2;
 extern const struct tdsim_model tdsim_neoverse_v2, tdsim_neoverse_v1;
 extern const struct tdsim_model tdsim_neoverse_n2_r0, tdsim_ampereone;
+extern const struct tdsim_model tdsim_ampereonex;
 extern const struct tdsim_model tdsim_gracemont, tdsim_crestmont;
 
 /* tdsim_profile.c */

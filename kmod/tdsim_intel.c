@@ -498,11 +498,18 @@ const struct tdsim_model tdsim_spr = {
  * Atom cores (td_atom.c): Level 1 from TOPDOWN_*.ALL(_P) over width *
  * CPU_CLK_UNHALTED.CORE, as perf's alderlake and meteorlake cpu_atom,
  * sierraforest and grandridge tables; Gracemont's bad speculation is what
- * the other three leave.  No SMT on these cores.
+ * the other three leave.  No SMT on these cores.  Level 2 splits
+ * TOPDOWN_FE_BOUND.ALL by its umasks into FRONTEND_LATENCY (0x72, the
+ * profile's fetch_latency) and FRONTEND_BANDWIDTH (0x8d, the rest),
+ * TOPDOWN_BAD_SPECULATION.ALL into MISPREDICT (the profile's
+ * branch_mispredicts) and MACHINE_CLEARS, and TOPDOWN_BE_BOUND.ALL into
+ * ALLOC_RESTRICTIONS (core bound) and the rest: perf's resource bound,
+ * whose children are the memory and other scheduler stalls, so the
+ * profile's memory_bound plays it.
  */
 enum {
 	ATOM_INST, ATOM_CLK, ATOM_REF_TSC, ATOM_FE, ATOM_BE, ATOM_RET, ATOM_BAD,
-	ATOM_NR
+	ATOM_FE_LAT, ATOM_FE_BW, ATOM_MISP, ATOM_CLEARS, ATOM_ALLOC, ATOM_NR
 };
 
 #define ALL6	0x003f
@@ -515,6 +522,11 @@ static const struct tdsim_event grt_events[ATOM_NR] = {
 	[ATOM_BE]	= { 0x0074, "TOPDOWN_BE_BOUND.ALL", ALL6, NOFIX },
 	[ATOM_RET]	= { 0x00c2, "TOPDOWN_RETIRING.ALL", ALL6, NOFIX },
 	[ATOM_BAD]	= { 0x0073, "TOPDOWN_BAD_SPECULATION.ALL", ALL6, NOFIX },
+	[ATOM_FE_LAT]	= { 0x7271, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", ALL6, NOFIX },
+	[ATOM_FE_BW]	= { 0x8d71, "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", ALL6, NOFIX },
+	[ATOM_MISP]	= { 0x0473, "TOPDOWN_BAD_SPECULATION.MISPREDICT", ALL6, NOFIX },
+	[ATOM_CLEARS]	= { 0x0373, "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", ALL6, NOFIX },
+	[ATOM_ALLOC]	= { 0x0174, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", ALL6, NOFIX },
 };
 
 static const struct tdsim_event cmt_events[ATOM_NR] = {
@@ -525,6 +537,11 @@ static const struct tdsim_event cmt_events[ATOM_NR] = {
 	[ATOM_BE]	= { 0x0074, "TOPDOWN_BE_BOUND.ALL_P", ALL8, NOFIX },
 	[ATOM_RET]	= { 0x0072, "TOPDOWN_RETIRING.ALL_P", ALL8, NOFIX },
 	[ATOM_BAD]	= { 0x0073, "TOPDOWN_BAD_SPECULATION.ALL_P", ALL8, NOFIX },
+	[ATOM_FE_LAT]	= { 0x7271, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", ALL8, NOFIX },
+	[ATOM_FE_BW]	= { 0x8d71, "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", ALL8, NOFIX },
+	[ATOM_MISP]	= { 0x0473, "TOPDOWN_BAD_SPECULATION.MISPREDICT", ALL8, NOFIX },
+	[ATOM_CLEARS]	= { 0x0373, "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", ALL8, NOFIX },
+	[ATOM_ALLOC]	= { 0x0174, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", ALL8, NOFIX },
 };
 
 static void atom_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
@@ -539,6 +556,11 @@ static void atom_rates(const struct tdsim_model *m, const struct tdsim_profile *
 	r[ATOM_RET] = tdsim_scale(P(RETIRING), s);
 	r[ATOM_BAD] = tdsim_scale(P(BAD_SPECULATION), s);
 	r[ATOM_INST] = r[ATOM_RET] - r[ATOM_RET] / 10;
+	r[ATOM_FE_LAT] = tdsim_scale(P(FETCH_LATENCY), s);
+	r[ATOM_FE_BW] = r[ATOM_FE] - r[ATOM_FE_LAT];
+	r[ATOM_MISP] = tdsim_scale(P(BRANCH_MISPREDICTS), s);
+	r[ATOM_CLEARS] = r[ATOM_BAD] - r[ATOM_MISP];
+	r[ATOM_ALLOC] = r[ATOM_BE] - tdsim_scale(P(MEMORY_BOUND), s);
 }
 
 /* Alder Lake / Raptor Lake E-cores, Alder Lake-N */

@@ -36,7 +36,7 @@
 
 static char *model = "spr";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone, gracemont, crestmont");
+MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone, ampereonex, gracemont, crestmont");
 
 static int slots = -1;
 module_param(slots, int, 0444);
@@ -82,8 +82,20 @@ static const struct tdsim_model * const tdsim_models[] = {
 	&tdsim_skl, &tdsim_icl, &tdsim_spr, &tdsim_zen4, &tdsim_zen5,
 	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_n2_r0,
 	&tdsim_neoverse_v1, &tdsim_neoverse_v2, &tdsim_ampereone,
-	&tdsim_gracemont, &tdsim_crestmont,
+	&tdsim_ampereonex, &tdsim_gracemont, &tdsim_crestmont,
 };
+
+/* every model's name, space separated (for error messages) */
+static void tdsim_model_names(char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(tdsim_models) && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+			       tdsim_models[i]->name);
+}
 
 /* the model emulated, with slots= and pmmir= applied */
 static struct tdsim_model tdsim_own;
@@ -446,14 +458,15 @@ static int __init tdsim_init(void)
 {
 	struct tdsim_profile p;
 	unsigned int cpu, i;
+	char names[192];
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(tdsim_models); i++)
 		if (!strcmp(model, tdsim_models[i]->name))
 			tdsim_own = *tdsim_models[i];
 	if (!tdsim_own.name) {
-		pr_err("model=%s: unknown model (known: skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone gracemont crestmont)\n",
-		       model);
+		tdsim_model_names(names, sizeof(names));
+		pr_err("model=%s: unknown model (known: %s)\n", model, names);
 		return -EINVAL;
 	}
 	if (slots == 0 || slots > 255) {

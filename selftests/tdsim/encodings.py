@@ -37,10 +37,11 @@ TABLES = [
     (("td_arm.c", "neoverse_events"), ["arm64/arm/neoverse-n2-v2",
                                       "arm64/common-and-microarch.json"]),
     # AmpereOne and AmpereOne X list each event (as an ArchStdEvent, whose
-    # code is the common file's); tdsim's ampereone counts neoverse_events
+    # code is the common file's), their own events in core-imp-def.json
     (("td_arm.c", "ampereone_events"), ["arm64/ampere/ampereone"]),
-    (("td_arm.c", "ampereone_events"), ["arm64/ampere/ampereonex"]),
-    (("tdsim_arm.c", "neoverse_events"), ["arm64/ampere/ampereone"]),
+    (("td_arm.c", "ampereonex_events"), ["arm64/ampere/ampereonex"]),
+    (("tdsim_arm.c", "ampereone_events"), ["arm64/ampere/ampereone"]),
+    (("tdsim_arm.c", "ampereonex_events"), ["arm64/ampere/ampereonex"]),
     (("td_arm.c", "n1_events"), ["arm64/arm/neoverse-n1",
                                 "arm64/common-and-microarch.json"]),
     # Atom cores: a hybrid part's directory holds both PMUs' events, the

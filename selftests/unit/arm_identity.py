@@ -29,7 +29,7 @@ VARIANT, REVISION = 0xf << 20, 0xf
 DIRS = {"neoverse-n1": ["arm/neoverse-n1"], "neoverse-v1": ["arm/neoverse-v1"],
         "neoverse-n2": ["arm/neoverse-n2-v2"], "neoverse-n2-r0p2": ["arm/neoverse-n2-v2"],
         "neoverse-v2": ["arm/neoverse-n2-v2"],
-        "ampereone": ["ampere/ampereone", "ampere/ampereonex"]}
+        "ampereone": ["ampere/ampereone"], "ampereonex": ["ampere/ampereonex"]}
 # every revision of N2 from r0p0 to r1p1, V2 r0p0 and r0p2, N1 r4p1 (QEMU's),
 # V1, AmpereOne and AmpereOne X, and cores with no model (A72, X2, eMAG)
 MIDRS = [0x410fd490, 0x410fd491, 0x410fd492, 0x410fd493, 0x410fd494, 0x411fd490,

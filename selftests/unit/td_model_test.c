@@ -306,7 +306,11 @@ TEST(neoverse_n1_overlapping_stalls)
 			(const u64[]){ 0, 0, 0 }, false, &r));
 }
 
-/* events of ampereone: CPU_CYCLES, STALL_SLOT_BACKEND, OP_RETIRED, OP_SPEC */
+/*
+ * events of ampereone: CPU_CYCLES, STALL_SLOT_BACKEND, OP_RETIRED, OP_SPEC;
+ * Level 2: STALL_FRONTEND, STALL_SLOT_FRONTEND, BR_MIS_PRED_RETIRED,
+ * GPC_FLUSH, STALL_BACKEND_TLB, STALL_BACKEND_CACHE
+ */
 TEST(ampereone_hand_computed)
 {
 	/*
@@ -314,8 +318,14 @@ TEST(ampereone_hand_computed)
 	 * retired_fraction 1600/4000 = 40 %; slots_lost_misspeculation
 	 * (2000 - 1600)/4000 = 10 %; backend_bound 1200/4000 = 30 %;
 	 * frontend_bound 100 - (40 + 10 + 30) = 20 %.
+	 * frontend_latency (200 - (1000 - 0.2 * 1000 * 4) / 4) / 1000 = 15 %,
+	 * frontend_bandwidth 5 %; branch_mispredict 30 / 40 * 10 % = 7.5 %,
+	 * other_miss_pred 2.5 %; backend_memory (50 + 150) / 1000 = 20 %,
+	 * backend_core 10 %.
 	 */
-	const u64 c[] = { 1000, 1200, 1600, 2000 };
+	const u64 c[] = { 1000, 1200, 1600, 2000, 200, 1000, 30, 40, 50, 150 };
+	/* frontend_latency -5 %, backend_memory 40 % of a 30 % backend */
+	const u64 over[] = { 1000, 1200, 1600, 2000, 0, 1000, 0, 0, 100, 300 };
 	struct td_result r;
 
 	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, c, false, &r));
@@ -324,9 +334,32 @@ TEST(ampereone_hand_computed)
 	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
 	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
 	EXPECT_EQ(TD_PPM, l1_sum(&r));
-	EXPECT_FALSE(r.has_l2);
+	EXPECT_TRUE(r.has_l2);
+	EXPECT_EQ(150000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(50000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(75000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(25000, r.l2[TD_OTHER_MISPREDICTS]);
+	EXPECT_EQ(200000, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(100000, r.l2[TD_CORE_BOUND]);
+	EXPECT_TRUE(td_model_has_l2(&td_model_ampereone, TD_OTHER_MISPREDICTS));
+	EXPECT_FALSE(td_model_has_l2(&td_model_ampereone, TD_MACHINE_CLEARS));
+	EXPECT_FALSE(td_model_has_l2(&td_model_ampereone, TD_HEAVY_OPERATIONS));
+	/* clamped: never negative, never more than the parent */
+	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, over, false, &r));
+	EXPECT_EQ(0, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(200000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(0, r.l2[TD_BRANCH_MISPREDICTS]);	/* no GPC_FLUSH: d_ratio 0 */
+	EXPECT_EQ(100000, r.l2[TD_OTHER_MISPREDICTS]);
+	EXPECT_EQ(300000, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(0, r.l2[TD_CORE_BOUND]);
 	EXPECT_EQ(-ENODATA, td_model_ampereone.compute(&td_model_ampereone,
-			(const u64[]){ 0, 1200, 1600, 2000 }, false, &r));
+			(const u64[]){ 0, 1200, 1600, 2000, 1, 1, 1, 1, 1, 1 },
+			false, &r));
+	/* AmpereOne X: the same, STALL_BACKEND_TLB numbered apart */
+	ASSERT_EQ(0, td_model_ampereonex.compute(&td_model_ampereonex, c, false, &r));
+	EXPECT_EQ(200000, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(0xd20e, td_model_ampereone.events[8].config);
+	EXPECT_EQ(0x8167, td_model_ampereonex.events[8].config);
 }
 
 TEST(ampereone_never_negative)
@@ -336,9 +369,9 @@ TEST(ampereone_never_negative)
 	 * 1200/4000 = 30 %: 120 %, so perf's frontend would be -20 %.  It is
 	 * 0, and the others scaled to 100 %: 62.5, 12.5, 25 %.
 	 */
-	const u64 over[] = { 1000, 1200, 3000, 3600 };
+	const u64 over[] = { 1000, 1200, 3000, 3600, 0, 0, 0, 0, 0, 0 };
 	/* OP_SPEC below OP_RETIRED (multiplexed windows): no negative loss */
-	const u64 less[] = { 1000, 1000, 2000, 1900 };
+	const u64 less[] = { 1000, 1000, 2000, 1900, 0, 0, 0, 0, 0, 0 };
 	struct td_result r;
 
 	ASSERT_EQ(0, td_model_ampereone.compute(&td_model_ampereone, over, false, &r));
@@ -365,7 +398,7 @@ TEST(width_from_the_model_given)
 	 * ampereone's counts above at 5 slots: slots 5000, retired 1600/5000
 	 * = 32 %, lost 400/5000 = 8 %, backend 1200/5000 = 24 %, frontend 36 %
 	 */
-	const u64 c[] = { 1000, 1200, 1600, 2000 };
+	const u64 c[] = { 1000, 1200, 1600, 2000, 0, 0, 0, 0, 0, 0 };
 	/*
 	 * N2 at 6 slots: cycles 1000, slots 6000, BR_MIS_PRED 10: frontend
 	 * 1260/6000 - 1 % = 20 %; backend 1980/6000 - 3 % = 30 %; busy
@@ -398,8 +431,11 @@ TEST(width_from_the_model_given)
 /* perf's adl-metrics.json cpu_atom: bad speculation is what is left */
 TEST(gracemont_hand_computed)
 {
-	/* CLK, FE, BE, RET: 1000 cycles = 5000 slots */
-	const u64 c[] = { 1000, 1000, 1500, 2000 };
+	/*
+	 * CLK, FE, BE, RET: 1000 cycles = 5000 slots; Level 2 FRONTEND_LATENCY,
+	 * MISPREDICT, ALLOC_RESTRICTIONS: 600, 300, 500 slots
+	 */
+	const u64 c[] = { 1000, 1000, 1500, 2000, 600, 300, 500 };
 	struct td_result r;
 
 	ASSERT_EQ(0, td_model_gracemont.compute(&td_model_gracemont, c, false, &r));
@@ -407,10 +443,20 @@ TEST(gracemont_hand_computed)
 	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
 	EXPECT_EQ(400000, r.l1[TD_RETIRING]);
 	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
-	EXPECT_FALSE(r.has_l2);
+	EXPECT_TRUE(r.has_l2);
+	/* tma_ifetch_latency 12 %, tma_branch_mispredicts 6 %, tma_core_bound 10 % */
+	EXPECT_EQ(120000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(80000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(60000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(40000, r.l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(100000, r.l2[TD_CORE_BOUND]);
+	EXPECT_EQ(200000, r.l2[TD_RESOURCE_BOUND]);	/* tma_resource_bound */
+	EXPECT_TRUE(td_model_has_l2(&td_model_gracemont, TD_RESOURCE_BOUND));
+	EXPECT_FALSE(td_model_has_l2(&td_model_gracemont, TD_MEMORY_BOUND));
+	EXPECT_FALSE(td_model_has_l2(&td_model_gracemont, TD_LIGHT_OPERATIONS));
 	/* more than the slots: bad speculation 0, the rest scaled to 100 % */
 	ASSERT_EQ(0, td_model_gracemont.compute(&td_model_gracemont,
-			(const u64[]){ 100, 250, 250, 250 }, false, &r));
+			(const u64[]){ 100, 250, 250, 250, 0, 0, 0 }, false, &r));
 	EXPECT_EQ(0, r.l1[TD_BAD_SPECULATION]);
 	EXPECT_EQ(TD_PPM, l1_sum(&r));
 	EXPECT_EQ(333333, r.l1[TD_FRONTEND_BOUND]);	/* the unit over goes to retiring */
@@ -420,8 +466,12 @@ TEST(gracemont_hand_computed)
 /* perf's mtl-metrics.json cpu_atom, srf, grr: four events over 6 slots */
 TEST(crestmont_hand_computed)
 {
-	/* CLK, FE, BE, RET, BAD: 1000 cycles = 6000 slots */
-	const u64 c[] = { 1000, 600, 1800, 3000, 600 };
+	/*
+	 * CLK, FE, BE, RET, BAD: 1000 cycles = 6000 slots; FRONTEND_LATENCY,
+	 * MISPREDICT, ALLOC_RESTRICTIONS: 240, 420, 2400 (more than the
+	 * backend: core bound is all of it, resource bound 0)
+	 */
+	const u64 c[] = { 1000, 600, 1800, 3000, 600, 240, 420, 2400 };
 	struct td_result r;
 
 	ASSERT_EQ(0, td_model_crestmont.compute(&td_model_crestmont, c, false, &r));
@@ -429,9 +479,17 @@ TEST(crestmont_hand_computed)
 	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
 	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
 	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
-	EXPECT_EQ(5, td_model_nr_events(&td_model_crestmont, 2));
+	EXPECT_EQ(40000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(60000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(70000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(30000, r.l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(300000, r.l2[TD_CORE_BOUND]);
+	EXPECT_EQ(0, r.l2[TD_RESOURCE_BOUND]);
+	EXPECT_EQ(5, td_model_nr_events(&td_model_crestmont, 1));
+	EXPECT_EQ(8, td_model_nr_events(&td_model_crestmont, 2));
+	EXPECT_EQ(7, td_model_nr_events(&td_model_gracemont, 3));
 	EXPECT_EQ(-ENODATA, td_model_crestmont.compute(&td_model_crestmont,
-			(const u64[]){ 0, 1, 1, 1, 1 }, false, &r));
+			(const u64[]){ 0, 1, 1, 1, 1, 1, 1, 1 }, false, &r));
 }
 
 TEST(level_event_counts)
@@ -448,7 +506,8 @@ TEST(level_event_counts)
 	EXPECT_EQ(26, td_model_nr_events(&td_model_skl, 3));
 	EXPECT_EQ(12, td_model_nr_events(&td_model_zen4, 3));
 	EXPECT_EQ(3, td_model_nr_events(&td_model_neoverse_n1, 3));
-	EXPECT_EQ(4, td_model_nr_events(&td_model_ampereone, 3));
+	EXPECT_EQ(4, td_model_nr_events(&td_model_ampereone, 1));
+	EXPECT_EQ(10, td_model_nr_events(&td_model_ampereone, 3));
 }
 
 /* x86 identities as perf's x86/mapfile.csv (linux-source-6.12) maps them */

@@ -352,7 +352,7 @@ _Static_assert((int)TOPDOWN_A_LEVEL1_MAX == (int)TD_NR_L1 &&
 	       (int)TOPDOWN_A_LEVEL1_NOT_STALLED == (int)TD_NOT_STALLED + 1,
 	       "Level 1 attributes");
 _Static_assert((int)TOPDOWN_A_LEVEL2_MAX == (int)TD_NR_L2 &&
-	       (int)TOPDOWN_A_LEVEL2_CORE_BOUND == (int)TD_CORE_BOUND + 1,
+	       (int)TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS == (int)TD_OTHER_MISPREDICTS + 1,
 	       "Level 2 attributes");
 
 /**
@@ -413,7 +413,7 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 			break;
 		case TOPDOWN_A_SAMPLE_LEVEL2:
 			if (check(a, MNL_TYPE_NESTED) ||
-			    parse_ppm(a, s->l2, NULL, TD_NR_L2))
+			    parse_ppm(a, s->l2, s->l2_set, TD_NR_L2))
 				return -1;
 			s->has_l2 = true;
 			break;

@@ -176,21 +176,45 @@ void tdnl_out_info(const struct tdnl_info *info, enum tdnl_fmt fmt)
 
 /* ---- samples ---- */
 
+/*
+ * The two Level 2 nodes of @parent the sample has, @child the one the
+ * model measures (its pairs, where tdnl knows the model; else the first)
+ */
+static bool l2_pair(const struct tdnl_sample *s, unsigned int parent,
+		    unsigned int *child, unsigned int *sibling)
+{
+	const struct td_model *m = td_model_find(s->model);
+	unsigned int i, n = 0, node[2];
+
+	for (i = 0; i < TD_NR_L2 && n < 2; i++)
+		if (s->l2_set[i] && td_l2_parent[i] == parent)
+			node[n++] = i;
+	if (n < 2)
+		return false;
+	*child = node[0];
+	*sibling = node[1];
+	for (i = 0; m && i < m->nr_pairs; i++) {
+		if (m->pairs[i].parent == parent && m->pairs[i].child == node[1]) {
+			*child = node[1];
+			*sibling = node[0];
+		}
+	}
+	return true;
+}
+
 /* Level 1/2 in hundredths of a percent, as debugfs prints them */
 static void centi(const struct tdnl_sample *s, u32 *c1, u32 *c2)
 {
 	u32 l1[TD_NR_L1];
-	unsigned int i;
+	unsigned int i, child, sibling;
 
 	for (i = 0; i < TD_NR_L1; i++)
 		l1[i] = s->l1_set[i] ? s->l1[i] : 0;
 	td_to_centi(l1, TD_NR_L1, c1);
-	for (i = 0; i < TD_NR_PAIRS; i++) {
-		const unsigned int *p = td_l2_pairs[i];
-
-		td_split(c1[p[2]], (s->l2[p[0]] + 50) / 100, &c2[p[0]],
-			 &c2[p[1]]);
-	}
+	for (i = 0; i < TD_NR_L1; i++)
+		if (l2_pair(s, i, &child, &sibling))
+			td_split(c1[i], (s->l2[child] + 50) / 100, &c2[child],
+				 &c2[sibling]);
 }
 
 static void row(int depth, const char *name, bool valid, double pct)
@@ -214,7 +238,7 @@ static void show_text(const struct tdnl_sample *s)
 		TD_BACKEND_BOUND, TD_SMT_CONTENTION, TD_NOT_STALLED,
 	};
 	u32 c1[TD_NR_L1], c2[TD_NR_L2];
-	unsigned int i, node;
+	unsigned int i, j, node, pair[2];
 
 	printf("cpu%u  %s  seq %llu  ", s->cpu, s->model[0] ? s->model : "-",
 	       (unsigned long long)s->seq);
@@ -231,11 +255,14 @@ static void show_text(const struct tdnl_sample *s)
 		if (node >= TD_SMT_CONTENTION && !s->l1_set[node])
 			continue;
 		row_centi(1, td_l1_names[node], s->l1_set[node], c1[node]);
-		if (!s->has_l2 || node >= TD_SMT_CONTENTION)
+		if (!s->has_l2 || !l2_pair(s, node, &pair[0], &pair[1]))
 			continue;
-		/* Level 1 node n has Level 2 children 2n and 2n + 1 */
-		row_centi(2, td_l2_names[2 * node], true, c2[2 * node]);
-		if (2 * node == TD_MEMORY_BOUND) {
+		for (j = 0; j < 2; j++) {
+			/* in node order, as debugfs prints them */
+			node = pair[j ^ (pair[0] > pair[1])];
+			row_centi(2, td_l2_names[node], true, c2[node]);
+			if (node != TD_MEMORY_BOUND)
+				continue;
 			row(3, "l1_bound", true, s->l34[TD_L1_BOUND]);
 			row(3, "l2_bound", true, s->l34[TD_L2_BOUND]);
 			row(3, "l3_bound", true, s->l34[TD_L3_BOUND]);
@@ -244,7 +271,6 @@ static void show_text(const struct tdnl_sample *s)
 			row(4, "mem_latency", true, s->l34[TD_MEM_LATENCY]);
 			row(3, "store_bound", true, s->l34[TD_STORE_BOUND]);
 		}
-		row_centi(2, td_l2_names[2 * node + 1], true, c2[2 * node + 1]);
 	}
 }
 
@@ -276,7 +302,8 @@ static void watch_text(const struct tdnl_sample *s)
 		centi(s, c1, c2);
 	for (i = TD_RETIRING; i <= TD_BACKEND_BOUND; i++)
 		cell(s->has_l1 && s->l1_set[i], c1[i] / 100.0);
-	cell(s->has_l1 && s->has_l2, c2[TD_MEMORY_BOUND] / 100.0);
+	cell(s->has_l1 && s->has_l2 && s->l2_set[TD_MEMORY_BOUND],
+	     c2[TD_MEMORY_BOUND] / 100.0);
 	for (i = 0; i < TD_NR_L34; i++)
 		cell(true, s->l34[l34_order[i]]);
 	putchar(' ');
@@ -344,8 +371,6 @@ static void json_counted(const struct tdnl_sample *s)
 
 static void sample_json(const struct tdnl_sample *s, bool watch)
 {
-	static const bool all_l2[TD_NR_L2] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-
 	printf("{\"cpu\":%u,\"seq\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,\"model\":",
 	       s->cpu, (unsigned long long)s->seq,
 	       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns);
@@ -360,8 +385,9 @@ static void sample_json(const struct tdnl_sample *s, bool watch)
 		printf(",\"errno\":%d", s->err);
 	json_level("level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
 		   TD_SMT_CONTENTION);
-	json_level("level2", s->has_l1 && s->has_l2, s->l2, all_l2, td_l2_names,
-		   TD_NR_L2, TD_NR_L2);
+	/* the model's own nodes */
+	json_level("level2", s->has_l1 && s->has_l2, s->l2, s->l2_set,
+		   td_l2_names, TD_NR_L2, 0);
 	json_l34("level3", s, 0, TD_FIRST_L4);
 	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
 	json_counted(s);
@@ -394,7 +420,7 @@ static void sample_csv(const struct tdnl_sample *s, bool watch)
 	for (i = 0; i < TD_NR_L1; i++)
 		na_or_ppm(s->has_l1 && s->l1_set[i], s->l1[i]);
 	for (i = 0; i < TD_NR_L2; i++)
-		na_or_ppm(s->has_l1 && s->has_l2, s->l2[i]);
+		na_or_ppm(s->has_l1 && s->has_l2 && s->l2_set[i], s->l2[i]);
 	for (i = 0; i < TD_NR_L34; i++) {
 		if (isnan(s->l34[i]))
 			printf(",n/a");

@@ -75,6 +75,7 @@ struct tdnl_sample {
 	bool has_l1, has_l2;
 	bool l1_set[TD_NR_L1];			/* the model measures it */
 	uint32_t l1[TD_NR_L1];			/* ppm */
+	bool l2_set[TD_NR_L2];			/* the model publishes it */
 	uint32_t l2[TD_NR_L2];			/* ppm */
 	struct tdnl_count cnt[TDNL_MAX_EVENTS];	/* by event id */
 	uint32_t sets;				/* event sets taking turns; 0: not sent */

@@ -194,7 +194,11 @@ enum topdown_a_level1 {
 
 /**
  * enum topdown_a_level2 - attributes: Level 2 in parts per million; each pair
- * adds up to its parent.
+ * adds up to its parent.  A CPU's model publishes its own pairs: Intel Core
+ * and AMD Zen the first eight; the Atom cores branch-mispredicts and
+ * machine-clears, fetch-latency and fetch-bandwidth, core-bound and
+ * resource-bound; AmpereOne branch-mispredicts and other-mispredicts,
+ * fetch-latency and fetch-bandwidth, memory-bound and core-bound.
  * @TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS: (u32) Parts per million.
  * @TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS: (u32) Parts per million.
  * @TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS: (u32) Parts per million.
@@ -203,6 +207,9 @@ enum topdown_a_level1 {
  * @TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH: (u32) Parts per million.
  * @TOPDOWN_A_LEVEL2_MEMORY_BOUND: (u32) Parts per million.
  * @TOPDOWN_A_LEVEL2_CORE_BOUND: (u32) Parts per million.
+ * @TOPDOWN_A_LEVEL2_RESOURCE_BOUND: (u32) Atom cores only (backend bound less core bound).
+ * @TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS: (u32) AmpereOne only (bad speculation less branch
+ *	mispredicts).
  * @__TOPDOWN_A_LEVEL2_MAX: One more than the last.
  * @TOPDOWN_A_LEVEL2_MAX: The last.
  */
@@ -215,6 +222,8 @@ enum topdown_a_level2 {
 	TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH,
 	TOPDOWN_A_LEVEL2_MEMORY_BOUND,
 	TOPDOWN_A_LEVEL2_CORE_BOUND,
+	TOPDOWN_A_LEVEL2_RESOURCE_BOUND,
+	TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS,
 
 	__TOPDOWN_A_LEVEL2_MAX,
 	TOPDOWN_A_LEVEL2_MAX = (__TOPDOWN_A_LEVEL2_MAX - 1)
