@@ -41,4 +41,4 @@ t_done() {
 tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
 tdsim_unload() { rmmod tdsim 2>/dev/null || true; }
 TDSIM_DBG=/sys/kernel/debug/tdsim
-TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone gracemont crestmont"
+TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex gracemont crestmont"

@@ -16,6 +16,29 @@ L1 = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
 L2 = ["light_operations", "heavy_operations", "branch_mispredicts",
       "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
       "core_bound"]
+# the Level 2 nodes of the models that split differently (struct td_pair)
+L2_ATOM = ["branch_mispredicts", "machine_clears", "fetch_latency",
+           "fetch_bandwidth", "core_bound", "resource_bound"]
+L2_AMPERE = ["branch_mispredicts", "other_mispredicts", "fetch_latency",
+             "fetch_bandwidth", "memory_bound", "core_bound"]
+# each Level 2 node's Level 1 parent
+L2_PARENT = {"light_operations": "retiring", "heavy_operations": "retiring",
+             "branch_mispredicts": "bad_speculation", "machine_clears": "bad_speculation",
+             "other_mispredicts": "bad_speculation", "fetch_latency": "frontend_bound",
+             "fetch_bandwidth": "frontend_bound", "memory_bound": "backend_bound",
+             "core_bound": "backend_bound", "resource_bound": "backend_bound"}
+
+
+def l2_nodes(model):
+    """the Level 2 nodes a model publishes ([] for none)"""
+    if model in ("gracemont", "crestmont"):
+        return L2_ATOM
+    if model.startswith("ampereone"):
+        return L2_AMPERE
+    if model.startswith("neoverse"):
+        return []
+    return L2
+
 L3 = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound"]
 L4 = ["mem_bandwidth", "mem_latency"]
 
@@ -120,6 +143,11 @@ def want_of(text):
     kv["machine_clears"] = kv["bad_speculation"] - kv["branch_mispredicts"]
     kv["fetch_bandwidth"] = kv["frontend_bound"] - kv["fetch_latency"]
     kv["core_bound"] = kv["backend_bound"] - kv["memory_bound"]
+    # an Atom core's tdsim: the profile's memory_bound is its resource bound
+    # (what ALLOC_RESTRICTIONS, its core bound, leaves); AmpereOne's other
+    # mispredictions are what branch mispredicts leave
+    kv["resource_bound"] = kv["memory_bound"]
+    kv["other_mispredicts"] = kv["machine_clears"]
     # a cycle-based model (Neoverse N1): cycles not stalled at either end
     kv["not_stalled"] = kv["retiring"] + kv["bad_speculation"]
     return kv

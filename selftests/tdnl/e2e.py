@@ -21,8 +21,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 import tdtest  # noqa: E402
-from tdtest import (L1, L2, L3, L4, TD, Tap, all_cpus, read_kv, seq, settle, sh,  # noqa: E402
-                    unload, want_of, write_profile)
+from tdtest import (L1, L2, L2_PARENT, L3, L4, TD, Tap, all_cpus, l2_nodes,  # noqa: E402
+                    read_kv, seq, settle, sh, unload, want_of, write_profile)
 
 tap = Tap("tdnl_e2e")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
@@ -320,8 +320,61 @@ def check_watch_unload(cpus):
     tap(p.returncode == 0, f"tdnl watch: SIGINT exits 0 ({p.returncode})")
 
 
+def check_own_level2(model, cpus):
+    """a model whose Level 2 pairs are its own (Atom, AmpereOne): tdnl's
+    JSON, text and CSV carry exactly its nodes, with debugfs's numbers"""
+    if not load(model, level=2):
+        tap(False, f"{model}: tdsim and topdown level=2 load")
+        return
+    for cpu in cpus:
+        write_profile(cpu, PROFILE)
+    settle(cpus, 2)
+    nodes = l2_nodes(model)
+    want = want_of(PROFILE)
+    r, dbg, same = show_same_interval(cpus, "-j", "show")
+    arr = json.loads(r.stdout) if r.returncode == 0 else []
+    for obj in arr:
+        cpu = obj["cpu"]
+        got = sorted((obj["level2"] or {}).keys())
+        diff = max(abs(v - dbg[cpu][k]) if dbg[cpu].get(k) is not None else 99
+                   for k, v in obj["level2"].items()) if got else 99
+        err = max(abs(v - want[k]) for k, v in (obj["level2"] or {"x": 99}).items()) \
+            if got else 99
+        tap(got == sorted(nodes) and same is not None and diff < 0.015 and err <= 0.5,
+            f"{model} cpu{cpu}: tdnl -j show level2 has its {len(nodes)} nodes "
+            f"({' '.join(got)}), as debugfs (max diff {diff:.4f}), within 0.5 pp of "
+            f"the profile ({err:.3f})")
+    tap(len(arr) == len(cpus), f"{model}: tdnl -j show: {len(arr)} CPUs")
+    # text: each node under its parent, the numbers debugfs prints
+    r, dbg, same = show_same_interval(cpus, "show", "-c", "0")
+    lines = [x.split() for x in r.stdout.splitlines()]
+    under, parent, printed = {}, None, {}
+    for f in lines:
+        if len(f) >= 2 and f[0] in L1:
+            parent = f[0]
+        elif len(f) >= 2 and f[0] in L2_PARENT:
+            under[f[0]] = parent
+            printed[f[0]] = f[1]
+    dbg_txt = read_kv(f"{TD}/cpu0/level2")
+    tap(same is not None and sorted(under) == sorted(nodes) and
+        all(under[k] == L2_PARENT[k] for k in under) and
+        all(printed[k] == dbg_txt.get(k) for k in printed),
+        f"{model}: tdnl show prints its Level 2 nodes under their parents, as "
+        f"debugfs ({' '.join(f'{k}={v}' for k, v in printed.items())})")
+    r = sh("tdnl", "--csv", "show")
+    rows = [x.split(",") for x in r.stdout.splitlines()]
+    ok = r.returncode == 0 and len(rows) == len(cpus) + 1
+    if ok:
+        head = rows[0]
+        ok = all((x[head.index(k)] != "n/a") == (k in nodes)
+                 for x in rows[1:] for k in L2_PARENT)
+    tap(ok, f"{model}: tdnl --csv show: its Level 2 columns have numbers, the others n/a")
+
+
 def main():
     cpus = all_cpus()
+    for model in ("gracemont", "ampereone"):
+        check_own_level2(model, cpus)
     for model in ("spr", "icl", "skl"):
         check_intel(model, cpus)
     for model in ("zen4", "neoverse-n2"):

@@ -11,7 +11,7 @@ tdsim_unload
 expect_format() {	# model -> expected format/event
 	case $1 in
 	zen*) echo "config:0-7,32-35" ;;
-	neoverse*|ampereone) echo "config:0-15" ;;
+	neoverse*|ampereone*) echo "config:0-15" ;;
 	*) echo "config:0-7" ;;
 	esac
 }

@@ -10,17 +10,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (TD, Tap, all_cpus, load, load_topdown, read_kv, settle,  # noqa: E402
-                    unload, want_of, write_profile)
+from tdtest import (L2_PARENT, TD, Tap, all_cpus, l2_nodes, load,  # noqa: E402
+                    load_topdown, read_kv, settle, unload, want_of, write_profile)
 
 tap = Tap("topdown_accuracy")
 MODELS = ["skl", "icl", "spr", "zen4", "zen5", "neoverse-n1", "neoverse-n2",
           "neoverse-n2-r0p2", "neoverse-v1", "neoverse-v2", "ampereone",
-          "gracemont", "crestmont"]
-PAIRS = [("heavy_operations", "light_operations", "retiring"),
-         ("branch_mispredicts", "machine_clears", "bad_speculation"),
-         ("fetch_latency", "fetch_bandwidth", "frontend_bound"),
-         ("memory_bound", "core_bound", "backend_bound")]
+          "ampereonex", "gracemont", "crestmont"]
 PROFILES = [
     "retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 "
     "heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20",
@@ -54,13 +50,20 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
     err = max(abs(float(l1[k]) - want[k]) for k in l1 if l1[k] != "n/a")
     tap(err <= tol, f"{model} cpu{cpu} {tag}: level1 within {tol} pp "
         f"(max error {err:.2f}; " + " ".join(f"{k}={v}" for k, v in l1.items()) + ")")
-    # Arm's method and the Atom models have no Level 2 of these nodes
-    if model.startswith(("neoverse", "ampere")) or model in ("gracemont", "crestmont") \
-            or level == 1:
-        tap(all(v == "n/a" for v in l2.values()), f"{model} cpu{cpu} {tag}: no level2 (n/a)")
+    # each model its own Level 2 nodes (Neoverse none), n/a at level 1
+    nodes = l2_nodes(model)
+    tap(sorted(l2) == sorted(nodes), f"{model} cpu{cpu} {tag}: level2 prints the "
+        f"model's nodes ({' '.join(l2) or 'none'})")
+    if not nodes or level == 1:
+        tap(all(v == "n/a" for v in l2.values()), f"{model} cpu{cpu} {tag}: no level2 "
+            f"numbers ({len(l2)} nodes n/a)")
         return
-    pairs_ok = all(round(float(l2[a]) * 100) + round(float(l2[b]) * 100) ==
-                   round(float(l1[p]) * 100) for a, b, p in PAIRS)
+    sums = {}
+    for k, v in l2.items():
+        p = L2_PARENT[k]
+        sums[p] = sums.get(p, 0) + round(float(v) * 100)
+    pairs_ok = len(sums) == len(nodes) // 2 and \
+        all(n == round(float(l1[p]) * 100) for p, n in sums.items())
     tap(pairs_ok, f"{model} cpu{cpu} {tag}: each level2 pair adds up to its parent")
     err2 = max(abs(float(l2[k]) - want[k]) for k in l2)
     tap(err2 <= tol, f"{model} cpu{cpu} {tag}: level2 within {tol} pp (max error {err2:.2f})")
@@ -71,7 +74,7 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
 MUX_L2 = {"skl": "yes", "icl": "yes", "spr": "no", "zen4": "yes",
           "zen5": "yes", "neoverse-n1": "no", "neoverse-n2": "no",
           "neoverse-n2-r0p2": "no", "neoverse-v1": "no", "neoverse-v2": "no",
-          "ampereone": "no", "gracemont": "no", "crestmont": "no"}
+          "ampereone": "yes", "ampereonex": "yes", "gracemont": "no", "crestmont": "no"}
 
 
 def main():

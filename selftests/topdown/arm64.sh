@@ -88,7 +88,7 @@ rmmod topdown
 PROFILES=("retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20"
 	"retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20")
 # (and N2 with the cycle counter held, as a perf-based NMI watchdog does)
-for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone neoverse-n2+watchdog; do
+for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex neoverse-n2+watchdog; do
 	wd=0
 	[[ $model == *+watchdog ]] && wd=1 model=${model%+watchdog}
 	if ! tdsim_load model=$model watchdog=$wd || ! insmod "$TD_KO_DIR/topdown.ko" model=$model \
@@ -123,6 +123,21 @@ for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 am
 					else printf "%.2f\n", max
 				}' "$TD/cpu$c/level1")
 			check "$model watchdog=$wd cpu$c ${prof%% *}...: level1 adds to 100.00, within 0.5 pp (max error $err)" \
+				awk -v e="$err" 'BEGIN { exit !(e != "bad" && e <= 0.5) }'
+			[[ $model == ampereone* ]] || continue
+			# AmpereOne's Level 2: its six nodes, each within 0.5 pp
+			err=$(awk -v prof="$prof" '
+				BEGIN {
+					n = split(prof, kv, " ")
+					for (i = 1; i <= n; i++) { split(kv[i], p, "="); want[p[1]] = p[2] }
+					want["fetch_bandwidth"] = want["frontend_bound"] - want["fetch_latency"]
+					want["other_mispredicts"] = want["bad_speculation"] - want["branch_mispredicts"]
+					want["core_bound"] = want["backend_bound"] - want["memory_bound"]
+				}
+				!($1 in want) || $2 == "n/a" { bad = 1; next }
+				{ d = $2 - want[$1]; if (d < 0) d = -d; if (d > max) max = d; got++ }
+				END { if (bad || got != 6) print "bad"; else printf "%.2f\n", max }' "$TD/cpu$c/level2")
+			check "$model cpu$c ${prof%% *}...: level2 has its 6 nodes, within 0.5 pp (max error $err)" \
 				awk -v e="$err" 'BEGIN { exit !(e != "bad" && e <= 0.5) }'
 		done
 	done

@@ -71,6 +71,8 @@ MEM_SKL_ICL = ["CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY.STALLS_L2_MISS"
                "MEM_LOAD_RETIRED.FB_HIT", "MEM_LOAD_RETIRED.L1_MISS"]
 ORO = ["OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4",
        "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD"]
+ATOM_L2 = ["TOPDOWN_FE_BOUND.FRONTEND_LATENCY", "TOPDOWN_BAD_SPECULATION.MISPREDICT",
+           "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS"]
 EVENTS = {
     "skl": {1: ["CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.THREAD_ANY",
                 "UOPS_RETIRED.RETIRE_SLOTS", "IDQ_UOPS_NOT_DELIVERED.CORE",
@@ -110,13 +112,18 @@ EVENTS = {
     "neoverse-n2": {1: ["CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
                         "STALL_SLOT", "OP_RETIRED", "OP_SPEC", "BR_MIS_PRED"]},
     "neoverse-n1": {1: ["CPU_CYCLES", "STALL_FRONTEND", "STALL_BACKEND"]},
-    "ampereone": {1: ["CPU_CYCLES", "STALL_SLOT_BACKEND", "OP_RETIRED", "OP_SPEC"]},
+    "ampereone": {1: ["CPU_CYCLES", "STALL_SLOT_BACKEND", "OP_RETIRED", "OP_SPEC"],
+                  2: ["STALL_FRONTEND", "STALL_SLOT_FRONTEND", "BR_MIS_PRED_RETIRED",
+                      "GPC_FLUSH", "STALL_BACKEND_TLB", "STALL_BACKEND_CACHE"]},
     "gracemont": {1: ["CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL",
-                      "TOPDOWN_BE_BOUND.ALL", "TOPDOWN_RETIRING.ALL"]},
+                      "TOPDOWN_BE_BOUND.ALL", "TOPDOWN_RETIRING.ALL"],
+                  2: ATOM_L2},
     "crestmont": {1: ["CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL_P",
                       "TOPDOWN_BE_BOUND.ALL_P", "TOPDOWN_RETIRING.ALL_P",
-                      "TOPDOWN_BAD_SPECULATION.ALL_P"]},
+                      "TOPDOWN_BAD_SPECULATION.ALL_P"],
+                  2: ATOM_L2},
 }
+EVENTS["ampereonex"] = EVENTS["ampereone"]	# one event number apart
 EVENTS["zen5"] = {1: EVENTS["zen4"][1],
                   2: ["de_no_dispatch_per_slot.no_ops_from_frontend:c8", "ex_ret_brn_misp",
                       "bp_redirects.resync"] + EVENTS["zen4"][2][3:]}
@@ -125,7 +132,7 @@ EVENTS["neoverse-n2-r0p2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-v1"] = EVENTS["neoverse-n2"]
 WIDTH = {"skl": 4, "icl": 5, "spr": 6, "zen4": 6, "zen5": 8, "neoverse-n1": 4,
          "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8,
-         "ampereone": 4, "gracemont": 5, "crestmont": 6}
+         "ampereone": 4, "ampereonex": 4, "gracemont": 5, "crestmont": 6}
 
 
 def expected_events(model, level, smt):
@@ -226,19 +233,31 @@ class Fixed:
 R, BS, FE, BE, SMT, NS = range(6)
 L1_NAMES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
             "smt_contention", "not_stalled"]
-LIGHT, HEAVY, BM, MC, FL, FB, MB, CB = range(8)
+LIGHT, HEAVY, BM, MC, FL, FB, MB, CB, RB, OM = range(10)
 L2_NAMES = ["light_operations", "heavy_operations", "branch_mispredicts",
             "machine_clears", "fetch_latency", "fetch_bandwidth", "memory_bound",
-            "core_bound"]
+            "core_bound", "resource_bound", "other_mispredicts"]
+# each model's Level 2 pairs: measured child, sibling, parent (struct td_pair)
 PAIRS = [(HEAVY, LIGHT, R), (BM, MC, BS), (FL, FB, FE), (MB, CB, BE)]
+ATOM_PAIRS = [(BM, MC, BS), (FL, FB, FE), (CB, RB, BE)]
+AMPERE_PAIRS = [(BM, OM, BS), (FL, FB, FE), (MB, CB, BE)]
 
 
-def finish(A, l1, l2):
+def pairs_of(model):
+    if model in ("gracemont", "crestmont"):
+        return ATOM_PAIRS
+    if model.startswith("ampereone"):
+        return AMPERE_PAIRS
+    return PAIRS
+
+
+def finish(A, l1, l2, pairs=PAIRS):
     """td_finish: Level 1 to exactly the whole, each child clamped to its parent"""
     l1 = A.fit(l1, A.one)
     if l2 is None:
         return l1, None
-    for child, sib, parent in PAIRS:
+    l2 = list(l2) + [0] * (len(L2_NAMES) - len(l2))
+    for child, sib, parent in pairs:
         l2[child] = min(l2[child], l1[parent])
         l2[sib] = l1[parent] - l2[child]
     return l1, l2
@@ -399,7 +418,21 @@ def ampereone(A, c, smt, w):
     l1[BE] = A.frac(c["STALL_SLOT_BACKEND"], slots)
     used = l1[R] + l1[BS] + l1[BE]
     l1[FE] = A.one - used if used < A.one else 0
-    return finish(A, l1, None)
+    if "GPC_FLUSH" not in c:	# level 1
+        return finish(A, l1, None)
+    # TopdownL2, children of the fitted Level 1: frontend_latency =
+    # (STALL_FRONTEND - (STALL_SLOT_FRONTEND - frontend_bound * CPU_CYCLES *
+    # slots) / slots) / CPU_CYCLES, at least 0; branch_mispredict =
+    # BR_MIS_PRED_RETIRED / GPC_FLUSH * misspeculation; backend_memory =
+    # (STALL_BACKEND_TLB + STALL_BACKEND_CACHE) / CPU_CYCLES
+    cyc = c["CPU_CYCLES"]
+    l1 = A.fit(l1, A.one)
+    l2 = [0] * len(L2_NAMES)
+    lat = A.frac(c["STALL_FRONTEND"], cyc) + l1[FE] - A.frac(c["STALL_SLOT_FRONTEND"], slots)
+    l2[FL] = max(lat, 0)
+    l2[BM] = A.share(c["BR_MIS_PRED_RETIRED"], c["GPC_FLUSH"], l1[BS])
+    l2[MB] = A.frac(c["STALL_BACKEND_TLB"] + c["STALL_BACKEND_CACHE"], cyc)
+    return finish(A, l1, l2, AMPERE_PAIRS)
 
 
 def gracemont(A, c, smt, w):
@@ -414,7 +447,20 @@ def gracemont(A, c, smt, w):
     l1[R] = A.frac(c["TOPDOWN_RETIRING.ALL"], slots)
     used = l1[R] + l1[FE] + l1[BE]
     l1[BS] = A.one - used if used < A.one else 0
-    return finish(A, l1, None)
+    return finish(A, l1, atom_l2(A, c, slots), ATOM_PAIRS)
+
+
+def atom_l2(A, c, slots):
+    """TopdownL2 of the Atom tables: tma_ifetch_latency,
+    tma_branch_mispredicts, tma_core_bound over the slots (their siblings
+    the rest of the parent); None at level 1"""
+    if "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS" not in c:
+        return None
+    l2 = [0] * len(L2_NAMES)
+    l2[FL] = A.frac(c["TOPDOWN_FE_BOUND.FRONTEND_LATENCY"], slots)
+    l2[BM] = A.frac(c["TOPDOWN_BAD_SPECULATION.MISPREDICT"], slots)
+    l2[CB] = A.frac(c["TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS"], slots)
+    return l2
 
 
 def crestmont(A, c, smt, w):
@@ -428,14 +474,15 @@ def crestmont(A, c, smt, w):
     l1[BE] = A.frac(c["TOPDOWN_BE_BOUND.ALL_P"], slots)
     l1[R] = A.frac(c["TOPDOWN_RETIRING.ALL_P"], slots)
     l1[BS] = A.frac(c["TOPDOWN_BAD_SPECULATION.ALL_P"], slots)
-    return finish(A, l1, None)
+    return finish(A, l1, atom_l2(A, c, slots), ATOM_PAIRS)
 
 
 FORMULAS = {"skl": skl, "icl": icl, "spr": spr, "zen4": zen, "zen5": zen,
             "neoverse-n1": n1, "neoverse-n2": neoverse, "neoverse-v2": neoverse,
             "neoverse-n2-r0p2": lambda A, c, smt, w: neoverse(A, c, smt, w, r0=True),
             "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0),
-            "ampereone": ampereone, "gracemont": gracemont, "crestmont": crestmont}
+            "ampereone": ampereone, "ampereonex": ampereone, "gracemont": gracemont,
+            "crestmont": crestmont}
 
 
 def printed_nodes(model):
@@ -445,13 +492,13 @@ def printed_nodes(model):
     return [R, BS, FE, BE] + ([SMT] if model.startswith("zen") else [])
 
 
-def render(l1, l2):
+def render(l1, l2, pairs):
     """the module's text: td_to_centi (td_fit to 10000), each child rounded
     half up and split off its printed parent (td_debugfs.c)"""
     centi = Fixed.fit(l1, 10000)
     out = {L1_NAMES[i]: centi[i] for i in range(6)}
     if l2 is not None:
-        for child, sib, parent in PAIRS:
+        for child, sib, parent in pairs:
             ch = min((l2[child] + 50) // 100, centi[parent])
             out[L2_NAMES[child]], out[L2_NAMES[sib]] = ch, centi[parent] - ch
     return {k: f"{v // 100}.{v % 100:02d}" for k, v in out.items()}
@@ -513,13 +560,18 @@ def check_interval(model, level, cpu, snap, tag):
         pub.update(l2p)
     l2_na = all(v == "n/a" for v in l2p.values())
     want_nodes = {L1_NAMES[i] for i in printed_nodes(model)}
+    pairs = pairs_of(model)
     if has_l2:
-        want_nodes |= set(L2_NAMES)
-    tap(set(pub) == want_nodes and l2_na == (not has_l2),
+        want_nodes |= {L2_NAMES[n] for p in pairs for n in p[:2]}
+    # a model with no Level 2 prints none; one with, its own pairs' nodes
+    l2_names_ok = (not l2p) if 2 not in EVENTS[model] else \
+        set(l2p) == {L2_NAMES[n] for p in pairs for n in p[:2]}
+    tap(set(pub) == want_nodes and l2_na == (not has_l2) and l2_names_ok,
         f"{tag}: level1/level2 print the nodes of the model and level "
-        f"({', '.join(sorted(pub))}{'; level2 n/a' if l2_na else ''})")
+        f"({', '.join(sorted(pub))}{'; level2 n/a' if l2_na and l2p else ''}"
+        f"{'; no level2' if not l2p else ''})")
     # the module's fixed-point arithmetic: the very same text
-    mine = render(fx[0], fx[1] if has_l2 else None)
+    mine = render(fx[0], fx[1] if has_l2 else None, pairs)
     diff = {k: (mine.get(k), v) for k, v in pub.items() if mine.get(k) != v}
     tap(not diff, f"{tag}: the module's fixed-point formulas on raw print exactly "
         f"level1/level2 ({len(pub)} nodes; differ: {diff})")
@@ -528,7 +580,7 @@ def check_interval(model, level, cpu, snap, tag):
     exact = {L1_NAMES[i]: 100 * e1[i] for i in range(6)}
     bound = {L1_NAMES[i]: 0.01 for i in range(6)}
     if has_l2:
-        for child, sib, _ in PAIRS:
+        for child, sib, _ in pairs:
             exact[L2_NAMES[child]] = 100 * e2[child]
             exact[L2_NAMES[sib]] = 100 * e2[sib]
             bound[L2_NAMES[child]], bound[L2_NAMES[sib]] = 0.01, 0.015
@@ -587,10 +639,13 @@ RUNS = [
     ("neoverse-v2", None, 30000, [(1, True)]),
     ("neoverse-n2-r0p2", None, 30000, [(1, True)]),
     ("neoverse-v1", 4, 0, [(1, False)]),
-    ("ampereone", None, 30000, [(1, True)]),
-    ("ampereone", 2, 0, [(1, False)]),
-    ("gracemont", None, 30000, [(1, True)]),
-    ("crestmont", 3, 0, [(1, False)]),
+    ("ampereone", None, 30000, [(1, True), (2, False)]),
+    ("ampereone", 2, 0, [(1, False), (2, False)]),
+    ("ampereonex", None, 0, [(1, True), (2, False)]),
+    ("gracemont", None, 30000, [(1, True), (2, True)]),
+    ("gracemont", 4, 0, [(1, True), (2, False)]),
+    ("crestmont", None, 0, [(1, True), (2, True)]),
+    ("crestmont", 3, 30000, [(1, False), (2, False)]),
 ]
 
 

@@ -23,14 +23,15 @@ tap = Tap("topdown_raw")
 # events opened at level 3 (README's event budget; skl opens both SMT forms)
 LEVEL3_EVENTS = {"skl": 26, "icl": 29, "spr": 17, "zen4": 12, "zen5": 12,
                  "neoverse-n1": 3, "neoverse-n2": 7, "neoverse-n2-r0p2": 7,
-                 "neoverse-v1": 7, "neoverse-v2": 7, "ampereone": 4,
-                 "gracemont": 4, "crestmont": 5}
+                 "neoverse-v1": 7, "neoverse-v2": 7, "ampereone": 10,
+                 "ampereonex": 10, "gracemont": 7, "crestmont": 8}
 CLOCK = {"skl": "CPU_CLK_UNHALTED.THREAD", "icl": "CPU_CLK_UNHALTED.THREAD",
          "spr": "CPU_CLK_UNHALTED.THREAD", "zen4": "ls_not_halted_cyc",
          "zen5": "ls_not_halted_cyc", "neoverse-n1": "CPU_CYCLES",
          "neoverse-n2": "CPU_CYCLES", "neoverse-n2-r0p2": "CPU_CYCLES",
          "neoverse-v1": "CPU_CYCLES", "neoverse-v2": "CPU_CYCLES",
-         "ampereone": "CPU_CYCLES", "gracemont": "CPU_CLK_UNHALTED.CORE",
+         "ampereone": "CPU_CYCLES", "ampereonex": "CPU_CYCLES",
+         "gracemont": "CPU_CLK_UNHALTED.CORE",
          "crestmont": "CPU_CLK_UNHALTED.CORE"}
 WIDTH = {"icl": 5, "spr": 6}
 PROFILES = [
