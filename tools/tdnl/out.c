@@ -315,6 +315,7 @@ static void json_level(const char *key, bool valid, const uint32_t *v,
 		       const bool *set, const char * const *names,
 		       unsigned int n, unsigned int always)
 {
+	const char *sep = "";
 	unsigned int i;
 
 	printf(",\"%s\":", key);
@@ -326,7 +327,8 @@ static void json_level(const char *key, bool valid, const uint32_t *v,
 	for (i = 0; i < n; i++) {
 		if (i >= always && !set[i])
 			continue;
-		printf("%s\"%s\":", i ? "," : "", names[i]);
+		printf("%s\"%s\":", sep, names[i]);
+		sep = ",";
 		if (set && !set[i])
 			printf("null");
 		else
