@@ -32,7 +32,7 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 
-.PHONY: all modules tools tools-arm64 arm64-root deps lsrc run check bench-accuracy clean checkpatch sparse
+.PHONY: all modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -108,6 +108,15 @@ check: deps lsrc
 # The demo, in a VM on Debian's 6.12 kernel (no PMU needed: tdsim stands in).
 run: deps lsrc
 	@selftests/vm/run --kernel 6.12 --smp 2 -- selftests/demo.sh
+
+# The overhead benchmark: topdown.ko (alone, with tdnl watch, with tdnl -j
+# watch) and perf stat -a -I on the same events, at 10/100/1000 ms and
+# levels 1-3, on 2 and on 64 vCPUs (with the 64-CPU scale run); one table
+# each, with the targets met or missed.
+bench: deps lsrc
+	@selftests/vm/run --kernel 6.12 --smp 2 --timeout 3600 -- selftests/bench/overhead.py
+	@selftests/vm/run --kernel 6.12 --smp 64 --mem 4096 --timeout 5400 -- \
+		selftests/bench/overhead.py --scale
 
 # The accuracy benchmark: topdown.ko and Debian's perf stat read the same
 # phased tdsim schedules; a table of each one's error per interval.

@@ -251,13 +251,6 @@ static void td_release(struct td_cpu *tc)
 	}
 }
 
-static void td_stat_add(u64 *field, u64 v)
-{
-	spin_lock(&td_stats_lock);
-	*field += v;
-	spin_unlock(&td_stats_lock);
-}
-
 /* the events counting now: the ones counted all the time and the set's */
 static u32 td_on(const struct td_cpu *tc)
 {
@@ -335,6 +328,8 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		}
 		tc->snap_retries++;
 	}
+	tc->cost.read_ns += t1 - t0;
+	tc->cost.reads++;
 	/*
 	 * The moment of the snapshot is the normalizer's read: the window
 	 * each count is taken over (below) and so the interval's bounds.  A
@@ -728,7 +723,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 {
 	const struct td_model *m = tc->model;
 	struct td_acc acc[TD_MAX_EVENTS];
-	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1];
+	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1], t;
 	bool not_counted = false;
 	u32 mux = TD_PPM, predicted = 0;
 	unsigned int i;
@@ -802,7 +797,9 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		if (td_level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
 	}
+	t = ktime_get_ns();
 	td_nl_notify(tc);
+	tc->cost.notify_ns += ktime_get_ns() - t;
 }
 
 /* every 16 intervals, a CPU short of counters tries all of them again */
@@ -812,6 +809,7 @@ static void td_work(struct work_struct *work)
 {
 	struct td_cpu *tc = container_of(work, struct td_cpu, work);
 	u64 t = ktime_get_ns(), now, sw = 0;
+	struct td_stats cost;
 	unsigned int gen, full;
 	bool sample = false;
 
@@ -883,14 +881,15 @@ static void td_work(struct work_struct *work)
 arm:
 	td_arm(tc);
 unlock:
+	cost = tc->cost;
+	tc->cost = (struct td_stats){};
 	mutex_unlock(&tc->lock);
 
-	spin_lock(&td_stats_lock);
-	td_stats.samples += sample;
-	td_stats.ticks++;
-	td_stats.cost_ns += ktime_get_ns() - t;
-	td_stats.switch_ns += sw;
-	spin_unlock(&td_stats_lock);
+	cost.samples = sample;
+	cost.ticks = 1;
+	cost.cost_ns = ktime_get_ns() - t;
+	cost.switch_ns = sw;
+	td_stats_add(&cost);
 }
 
 static enum hrtimer_restart td_tick(struct hrtimer *timer)
@@ -1149,7 +1148,7 @@ again_fixed:
 		 * says so; every other error is the counter's own.
 		 */
 		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
-		td_stat_add(&td_stats.errors, 1);
+		td_stats_add(&(struct td_stats){ .errors = 1 });
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
 					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");

@@ -11,8 +11,9 @@
  *                 that took turns were estimated by regression, interval
  *   interval_ms   sampling interval (0600)
  *   models        supported model names
- *   stats         samples, time slices, sampling and set-switching cost,
- *                 errors
+ *   stats         samples, time slices, the sampling work's cost and of it
+ *                 set switching, counter reads (the floor) and
+ *                 notifications; errors (summed over CPUs)
  *
  * Files exist for every possible CPU from load to unload, so hotplug never
  * adds or removes a file under a reader.
@@ -194,11 +195,11 @@ static int td_stats_show(struct seq_file *s, void *unused)
 {
 	struct td_stats st;
 
-	spin_lock(&td_stats_lock);
-	st = td_stats;
-	spin_unlock(&td_stats_lock);
-	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\nerrors %llu\n",
-		   st.samples, st.ticks, st.cost_ns, st.switch_ns, st.errors);
+	td_stats_sum(&st);
+	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\n",
+		   st.samples, st.ticks, st.cost_ns, st.switch_ns);
+	seq_printf(s, "read_ns %llu\nreads %llu\nnotify_ns %llu\nerrors %llu\n",
+		   st.read_ns, st.reads, st.notify_ns, st.errors);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_stats);

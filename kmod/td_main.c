@@ -47,9 +47,6 @@ const struct td_model *td_forced_model, *td_forced_atom_model;
  */
 bool td_closing;
 
-struct td_stats td_stats;
-DEFINE_SPINLOCK(td_stats_lock);
-
 static struct td_cpu *td_cpus;
 
 /*
@@ -213,6 +210,7 @@ static int __init topdown_init(void)
 	for_each_possible_cpu(cpu)
 		td_cpu_init(&td_cpus[cpu], cpu);
 
+	td_stats_init();
 	td_debugfs_init();
 	/* before the first sample: the sampling work notifies through it */
 	ret = td_nl_init();

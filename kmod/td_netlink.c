@@ -185,8 +185,26 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* A sample: at most TD_MAX_EVENTS counts of 5 attributes, well under this. */
-#define TD_SAMPLE_SIZE	NLMSG_GOODSIZE
+/*
+ * The most a CPU's sample message takes (td_nl_fill_sample()), so a
+ * notification allocates what it needs, not a page: its receivers' socket
+ * buffers are charged the allocation, and a small one lets many CPUs'
+ * notifications queue up before a slow listener sees ENOBUFS.
+ */
+static size_t td_nl_sample_size(const struct td_cpu *tc)
+{
+	size_t count = nla_total_size(0) + nla_total_size(sizeof(u32)) +
+		       4 * nla_total_size_64bit(sizeof(u64));
+
+	return nla_total_size(sizeof(u32)) +		/* cpu */
+	       3 * nla_total_size_64bit(sizeof(u64)) +	/* seq, start, end */
+	       2 * nla_total_size(sizeof(u32)) +		/* state, errno */
+	       (tc->model ? nla_total_size(strlen(tc->model->name) + 1) : 0) +
+	       nla_total_size(0) + TD_NR_L1 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(0) + TD_NR_L2 * nla_total_size(sizeof(u32)) +
+	       tc->nr * count +
+	       4 * nla_total_size(sizeof(u32));		/* sets, counted */
+}
 
 static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
 {
@@ -209,11 +227,13 @@ static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "cpu: not a possible CPU");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(TD_SAMPLE_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	tc = td_cpu(cpu);
 	mutex_lock(&tc->lock);
+	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
+	if (!msg) {
+		mutex_unlock(&tc->lock);
+		return -ENOMEM;
+	}
 	ret = td_nl_fill_sample(msg, tc, info->snd_portid, info->snd_seq, 0,
 				TOPDOWN_CMD_GET_SAMPLE);
 	mutex_unlock(&tc->lock);
@@ -491,7 +511,7 @@ void td_nl_notify(struct td_cpu *tc)
 	if (!TD_CAN_NOTIFY ||
 	    !genl_has_listeners(&td_genl_family, &init_net, TD_MCGRP_SAMPLES))
 		return;
-	msg = genlmsg_new(TD_SAMPLE_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
 	if (!msg)
 		return;
 	if (td_nl_fill_sample(msg, tc, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF)) {

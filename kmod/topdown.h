@@ -68,6 +68,27 @@ struct td_counter {
 };
 
 /**
+ * struct td_stats - what sampling costs (td_stats.c; debugfs stats)
+ * @samples:   intervals completed
+ * @ticks:     sampling works run (one per time slice)
+ * @cost_ns:   time in the sampling work, all of it
+ * @switch_ns: of which switching event sets
+ * @read_ns:   of which reading the counters: the floor, what any reader of
+ *             these counters pays (with the timestamp taken per counter)
+ * @reads:     how many times a CPU read all its counting counters
+ * @notify_ns: of which building and multicasting notifications
+ * @errors:    counters that could not be created
+ */
+struct td_stats {
+	u64 samples, ticks, cost_ns, switch_ns, read_ns, reads, notify_ns;
+	u64 errors;
+};
+
+void td_stats_init(void);
+void td_stats_add(const struct td_stats *d);
+void td_stats_sum(struct td_stats *sum);
+
+/**
  * struct td_cpu - topdown state of one possible CPU
  * @lock:     protects everything below
  * @cpu:      the CPU
@@ -141,6 +162,8 @@ struct td_counter {
  * @snap_retries: reads done again because they took too long
  * @snap_slow: reads still too long after TD_SNAP_TRIES, taken as they were
  * @snap_max_ns: the longest of those, ns
+ * @cost:     this sampling work's reads and notifications, added to the
+ *            CPU's statistics when it ends (td_stats_add())
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
@@ -182,6 +205,7 @@ struct td_cpu {
 	unsigned int held_gp;
 	u64 restarts;
 	u64 snap_min_ns, snap_retries, snap_slow, snap_max_ns;
+	struct td_stats cost;
 };
 
 extern unsigned int td_interval_ms;
@@ -191,14 +215,6 @@ extern unsigned int td_level;
 extern int td_pmu_type;
 extern const struct td_model *td_forced_model, *td_forced_atom_model;
 extern bool td_closing;
-
-/* statistics, under td_stats_lock */
-struct td_stats {
-	u64 samples, ticks, cost_ns, switch_ns, errors;
-};
-
-extern struct td_stats td_stats;
-extern spinlock_t td_stats_lock;
 
 /*
  * Multiplexed: event sets take turns, or some counter ran less than this

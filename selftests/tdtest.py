@@ -69,6 +69,16 @@ def sh(*cmd, timeout=60):
         return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
 
 
+def dmesg_mark():
+    """where the kernel log ends now, for dmesg_since()"""
+    return len(sh("dmesg").stdout.splitlines())
+
+
+def dmesg_since(mark):
+    """the kernel log's lines after dmesg_mark()'s mark"""
+    return sh("dmesg").stdout.splitlines()[mark:]
+
+
 def all_cpus():
     """every CPU the guest has a sysfs directory for"""
     return sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")

@@ -493,4 +493,5 @@ def main():
     return 1 if harness_failed else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -19,8 +19,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (TD, Tap, all_cpus, l2_nodes, read_kv, settle, sh,  # noqa: E402
-                    unload, want_of, write_profile)
+from tdtest import (TD, Tap, all_cpus, dmesg_mark, dmesg_since, l2_nodes,  # noqa: E402
+                    read_kv, settle, sh, unload, want_of, write_profile)
 
 tap = Tap("topdown_hybrid")
 P_PROFILE = ("retiring=35 bad_speculation=10 frontend_bound=20 backend_bound=35 "
@@ -28,10 +28,6 @@ P_PROFILE = ("retiring=35 bad_speculation=10 frontend_bound=20 backend_bound=35 
 E_PROFILE = ("retiring=25 bad_speculation=15 frontend_bound=40 backend_bound=20 "
              "heavy_operations=5 branch_mispredicts=5 fetch_latency=20 memory_bound=10")
 DEV = "/sys/bus/event_source/devices"
-
-
-def dmesg_lines():
-    return sh("dmesg").stdout.splitlines()
 
 
 def load(atom_model, *td_args, sim_args=(), raw=True):
@@ -94,7 +90,7 @@ def main():
 
     for atom, level in (("gracemont", 2), ("crestmont", 2), ("crestmont", 1)):
         tag = f"spr + {atom} level={level}"
-        mark = len(dmesg_lines())
+        mark = dmesg_mark()
         err = load(atom, f"atom_model={atom}", f"level={level}", "interval_ms=100")
         if not tap(not err, f"{tag}: loads {err}"):
             continue
@@ -118,7 +114,7 @@ def main():
             want_l2 = sorted(l2_nodes(want_model))
             tap(l2 == want_l2, f"{tag} cpu{c}: level2 has {want_model}'s nodes "
                 f"({' '.join(l2)})")
-        said = [x for x in dmesg_lines()[mark:]
+        said = [x for x in dmesg_since(mark)
                 if f"cpu{ecpu}: its events are tdsim_atom's" in x and atom in x]
         tap(len(said) == 1, f"{tag}: dmesg says cpu{ecpu} moved to tdsim_atom "
             f"({len(said)} lines)")

@@ -13,22 +13,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (TD, Tap, all_cpus, load, read_kv, settle, sh,  # noqa: E402
-                    unload, want_of, write_profile)
+from tdtest import (L2, TD, Tap, all_cpus, dmesg_mark, dmesg_since, load,  # noqa: E402
+                    read_kv, settle, sh, unload, want_of, write_profile)
 
 tap = Tap("topdown_kvm")
 PROFILE = ("retiring=35 bad_speculation=10 frontend_bound=20 backend_bound=35 "
            "heavy_operations=6 branch_mispredicts=7 fetch_latency=12 memory_bound=22")
-L2 = ["light_operations", "heavy_operations", "branch_mispredicts", "machine_clears",
-      "fetch_latency", "fetch_bandwidth", "memory_bound", "core_bound"]
-
-
-def dmesg_mark():
-    return len(sh("dmesg").stdout.splitlines())
-
-
-def dmesg_since(mark):
-    return sh("dmesg").stdout.splitlines()[mark:]
 
 
 def main():

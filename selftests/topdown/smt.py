@@ -27,8 +27,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, TD, Tap, all_cpus, load, read_kv, settle, seq,  # noqa: E402
-                    sh, unload, want_of, write_profile)
+from tdtest import (L1, L2, TD, Tap, all_cpus, dmesg_mark, dmesg_since,  # noqa: E402
+                    load, read_kv, settle, seq, sh, unload, want_of, write_profile)
 
 tap = Tap("topdown_smt")
 PROFILE = ("retiring=35 bad_speculation=10 frontend_bound=20 backend_bound=35 "
@@ -42,14 +42,6 @@ def siblings(cpu):
         a, _, b = part.partition("-")
         out += range(int(a), int(b or a) + 1)
     return out
-
-
-def dmesg_mark():
-    return len(sh("dmesg").stdout.splitlines())
-
-
-def dmesg_since(mark):
-    return sh("dmesg").stdout.splitlines()[mark:]
 
 
 def raw(cpu):

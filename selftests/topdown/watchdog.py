@@ -19,14 +19,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (TD, Tap, all_cpus, load, read_kv, settle,  # noqa: E402
+from tdtest import (L2, TD, Tap, all_cpus, load, read_kv, settle,  # noqa: E402
                     unload, want_of, write_profile)
 
 tap = Tap("topdown_watchdog")
 PROFILE = ("retiring=35 bad_speculation=10 frontend_bound=20 backend_bound=35 "
            "heavy_operations=6 branch_mispredicts=7 fetch_latency=12 memory_bound=22")
-L2 = ["light_operations", "heavy_operations", "branch_mispredicts", "machine_clears",
-      "fetch_latency", "fetch_bandwidth", "memory_bound", "core_bound"]
 
 # model: (what info says is held with the watchdog, {level: multiplexed}).
 # skl Level 1 (no SMT): INST_RETIRED.ANY and CPU_CLK_UNHALTED.THREAD on

@@ -1,0 +1,337 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: what it costs to keep topdown on, against perf stat, in one
+VM run (tdsim spr, every CPU on the same profile).
+
+For each interval (10, 100, 1000 ms) and level (1, 2, 3), SECONDS of wall
+time each:
+
+- perf stat -a -I <ms> on the level's events, in the event groups perf's
+  metrics need (selftests/bench/accuracy.py's build_groups()), topdown
+  unloaded: perf's CPU time (user + system, its rusage);
+- topdown.ko alone, then with `tdnl watch` and with `tdnl -j watch`
+  listening (output to /dev/null): the module's CPU time is the time its
+  sampling work ran (debugfs stats cost_ns: hrtimer and workqueue
+  dispatch are not in it), tdnl's its user + system time over the same
+  window (/proc/PID/stat, after its start-up);
+- the floor: of the module's time, the reads of the counters alone
+  (stats read_ns, timed by the module around them).
+
+A sample is one CPU's interval (perf: one interval line per CPU).  The
+table gives CPU time per second of wall time, per sample, and the ratio
+to perf.  Targets (printed as met or missed; a benchmark, so the exit
+status is 1 only when the harness failed): module plus `tdnl watch` at
+most 1/10 of perf at every interval and level; the module's cost per
+sample, notification included (with `tdnl watch` listening), at most 2x
+the floor's; `tdnl watch` at most 4 MiB resident (VmHWM); the module's
+memory at most 2 KiB per possible CPU beyond perf's events.
+
+Memory: /proc/meminfo Slab + Percpu + VmallocUsed before and after
+`insmod topdown level=3` (tdsim loaded), less the perf events it opened
+(their count from raw, times /sys/kernel/slab/perf_event/slab_size),
+over the possible CPUs; the median of 3 loads.
+
+--scale (the 64-vCPU run): also, at 100 ms and level 2, `tdnl watch` and
+`tdnl -j watch` together for SCALE_SECONDS: lost notifications (sequence
+gaps, ENOBUFS), and how late each CPU's samples end against its own grid
+(end_ns - seq * interval, less its earliest): p99 at most one interval.
+
+TD_BENCH_SECONDS=N, TD_BENCH_SCALE_SECONDS=N shorten or lengthen the runs.
+"""
+import json
+import os
+import platform
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE + "/..")
+sys.path.insert(0, HERE)
+from tdtest import (KO, TD, all_cpus, load_topdown, read_kv, settle, sh,  # noqa: E402
+                    unload, write_profile)
+from accuracy import build_groups  # noqa: E402
+
+MODEL = "spr"
+PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
+           "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
+           "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
+           "mem_bandwidth=2 mem_latency=3")
+INTERVALS = (10, 100, 1000)
+LEVELS = (1, 2, 3)
+SECONDS = float(os.environ.get("TD_BENCH_SECONDS", "10"))
+SCALE_SECONDS = float(os.environ.get("TD_BENCH_SCALE_SECONDS", "60"))
+TDNL_RSS_MAX_KB = 4096
+MEM_PER_CPU_MAX = 2048
+harness_failed = []
+
+
+def fail(msg):
+    harness_failed.append(msg)
+    print(f"# HARNESS FAILURE: {msg}", flush=True)
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def stats():
+    return {k: int(v) for k, v in read_kv(f"{TD}/stats").items()}
+
+
+def load_sim():
+    unload()
+    r = sh("insmod", f"{KO}/tdsim.ko", f"model={MODEL}")
+    if r.returncode:
+        fail(f"insmod tdsim: {r.stderr.strip()}")
+        return False
+    for cpu in all_cpus():
+        write_profile(cpu, PROFILE)
+    return True
+
+
+def run_perf(ms, level, ncpu):
+    """perf stat -a -I ms on the level's groups: (cpu s, wall s, samples)"""
+    sh("rmmod", "topdown")
+    groups, table = build_groups(MODEL, level)
+    n = max(2, int(SECONDS * 1000 / ms))
+    args = ["perf", "stat", "-a", "-A", "-I", str(ms), "-x,", "--interval-count", str(n)]
+    for _, evs in groups:
+        args += ["-e", "{" + ",".join(f"tdsim/config={table[e]['config']:#x}/"
+                                      for e in evs) + "}"]
+    c0, t0 = children_cpu(), time.monotonic()
+    r = subprocess.run(args, capture_output=True, text=True, timeout=60 + 3 * SECONDS)
+    c1, t1 = children_cpu(), time.monotonic()
+    stamps = {line.split(",")[0].strip() for line in r.stderr.splitlines()
+              if line[:1] == " " or line[:1].isdigit()}
+    if r.returncode or len(stamps) < n // 2:
+        fail(f"perf stat -I {ms} level {level}: rc {r.returncode}, {len(stamps)} of {n} "
+             f"intervals: {r.stderr[-300:]}")
+        return None
+    return c1 - c0, t1 - t0, len(stamps) * ncpu
+
+
+def proc_cpu(pid):
+    """a process's user + system time so far, s (/proc/PID/stat)"""
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def vm_hwm_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def run_module(ms, level, reader, cpus):
+    """topdown at ms and level, with reader (tdnl args or None) for
+    SECONDS: {cpu, wall, samples, read, notify, reader_cpu, reader_wall,
+    rss_kb, lost}"""
+    err = load_topdown(MODEL, f"level={level}", f"interval_ms={ms}")
+    if err:
+        fail(err)
+        return None
+    settle(cpus, 2)
+    p = None
+    if reader:
+        p = subprocess.Popen(["tdnl", *reader], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(max(1.0, 3 * ms / 1000))	# started, joined, first samples
+    # the steady state: the module's and the reader's time over one window
+    r0 = proc_cpu(p.pid) if p else 0.0
+    s0, t0 = stats(), time.monotonic()
+    time.sleep(SECONDS)
+    s1, t1 = stats(), time.monotonic()
+    r1 = proc_cpu(p.pid) if p else 0.0
+    out = {"cpu": (s1["cost_ns"] - s0["cost_ns"]) / 1e9, "wall": t1 - t0,
+           "samples": s1["samples"] - s0["samples"],
+           "read": (s1["read_ns"] - s0["read_ns"]) / 1e9,
+           "notify": (s1["notify_ns"] - s0["notify_ns"]) / 1e9,
+           "reader_cpu": r1 - r0, "reader_wall": t1 - t0, "rss_kb": 0, "lost": 0}
+    if p:
+        out["rss_kb"] = vm_hwm_kb(p.pid)
+        p.send_signal(signal.SIGINT)
+        try:
+            _, errs = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, errs = p.communicate()
+        out["lost"] = sum("lost" in line for line in errs.splitlines())
+        if p.returncode:
+            fail(f"tdnl {' '.join(reader)}: exit {p.returncode}: {errs[-300:]}")
+    return out
+
+
+def meminfo():
+    kv = {}
+    for line in open("/proc/meminfo"):
+        k, v = line.split(":")
+        kv[k] = int(v.split()[0]) * 1024
+    return kv["Slab"] + kv["Percpu"] + kv["VmallocUsed"]
+
+
+def module_memory(cpus):
+    """(bytes per possible CPU beyond perf's events, events, perf bytes)"""
+    possible = len(os.listdir("/sys/devices/system/cpu")) and \
+        int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
+    size = int(open("/sys/kernel/slab/perf_event/slab_size").read())
+    got = []
+    for _ in range(3):
+        sh("rmmod", "topdown")
+        sh("sync")
+        open("/proc/sys/vm/drop_caches", "w").write("2")
+        before = meminfo()
+        if load_topdown(MODEL, "level=3", "interval_ms=100"):
+            return None
+        settle(cpus, 2)
+        after = meminfo()
+        events = sum(len(open(f"{TD}/cpu{c}/raw").read().splitlines()) for c in cpus)
+        got.append(((after - before - events * size) / possible, events, events * size))
+    got.sort()
+    return got[1] + (possible,)
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * p / 100))] if xs else float("nan")
+
+
+def scale_run(cpus):
+    """tdnl watch and tdnl -j watch at 100 ms, level 2, SCALE_SECONDS"""
+    ms = 100
+    err = load_topdown(MODEL, "level=2", f"interval_ms={ms}")
+    if err:
+        fail(err)
+        return
+    settle(cpus, 2)
+    text = subprocess.Popen(["tdnl", "watch"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    js = subprocess.Popen(["tdnl", "-j", "watch"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    s0 = stats()
+    time.sleep(SCALE_SECONDS)
+    s1 = stats()
+    for p in (text, js):
+        p.send_signal(signal.SIGINT)
+    out, js_err = js.communicate(timeout=30)
+    _, text_err = text.communicate(timeout=30)
+    samples = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+    by_cpu = {}
+    for s in samples:
+        by_cpu.setdefault(s["cpu"], []).append(s)
+    gaps = sum(s["lost"] for s in samples)
+    enobufs = sum("overrun" in e for e in (js_err + text_err).splitlines())
+    lost_text = sum("lost" in e for e in text_err.splitlines())
+    late = []
+    for ss in by_cpu.values():
+        grid = [s["end_ns"] - (s["seq"] - ss[0]["seq"]) * ms * 1000000 for s in ss]
+        origin = min(grid)
+        late += [(g - origin) / 1e6 for g in grid]
+    per_cpu = (s1["cost_ns"] - s0["cost_ns"]) / max(1, s1["samples"] - s0["samples"]) / 1e3
+    print(f"\nscale: {len(cpus)} CPUs at {ms} ms, level 2, {SCALE_SECONDS:.0f} s, tdnl watch and "
+          f"tdnl -j watch listening")
+    print(f"  samples received (tdnl -j watch): {len(samples)} from {len(by_cpu)} CPUs; "
+          f"sequence gaps {gaps}; ENOBUFS {enobufs}; tdnl watch lost lines {lost_text}")
+    print(f"  lateness against each CPU's grid: p50 {pct(late, 50):.1f} ms, p99 "
+          f"{pct(late, 99):.1f} ms, max {max(late, default=float('nan')):.1f} ms")
+    print(f"  module cost per sample: {per_cpu:.1f} us")
+    ok = len(by_cpu) == len(cpus) and gaps == 0 and enobufs == 0 and lost_text == 0
+    print(f"  target 0 lost: {'met' if ok else 'MISSED'}; p99 lateness <= {ms} ms: "
+          f"{'met' if pct(late, 99) <= ms else 'MISSED'}")
+    return per_cpu
+
+
+def main():
+    if not KO:
+        print("bench: run it in the VM (make bench)")
+        return 4
+    scale = "--scale" in sys.argv
+    start = time.monotonic()
+    cpus = all_cpus()
+    cpu_name = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
+                     if ln.startswith("model name")), "?")
+    print(f"# machine: {platform.machine()}, {cpu_name}, {len(cpus)} CPUs; kernel "
+          f"{platform.release()}; {sh('perf', '--version').stdout.strip()}; tdsim {MODEL}; "
+          f"{SECONDS:g} s per run", flush=True)
+    if not load_sim():
+        return 1
+    rows, missed = [], []
+    for ms in INTERVALS:
+        for level in LEVELS:
+            perf = run_perf(ms, level, len(cpus))
+            alone = run_module(ms, level, None, cpus)
+            watch = run_module(ms, level, ["watch"], cpus)
+            jwatch = run_module(ms, level, ["-j", "watch"], cpus)
+            if not (perf and alone and watch and jwatch):
+                continue
+            rows.append((ms, level, perf, alone, watch, jwatch))
+            print(f"# {ms} ms level {level} done ({time.monotonic() - start:.0f} s)", flush=True)
+    print(f"\nCPU time per second of wall time (ms/s), per sample (us), and against perf; "
+          f"{len(cpus)} CPUs")
+    print(f"{'ms':>5} {'lvl':>3} | {'reader':<24} {'ms/s':>8} {'us/sample':>10} {'x perf':>7}")
+    for ms, level, perf, alone, watch, jwatch in rows:
+        p_rate, p_per = perf[0] / perf[1] * 1e3, perf[0] / perf[2] * 1e6
+
+        def line(name, cpu_s, wall, samples):
+            rate, per = cpu_s / wall * 1e3, cpu_s / max(1, samples) * 1e6
+            print(f"{ms:>5} {level:>3} | {name:<24} {rate:>8.3f} {per:>10.2f} "
+                  f"{rate / p_rate:>7.3f}")
+            return rate
+        print(f"{ms:>5} {level:>3} | {'perf stat -a -I':<24} {p_rate:>8.3f} {p_per:>10.2f} "
+              f"{1:>7.3f}")
+        line("floor (counter reads)", alone["read"], alone["wall"], alone["samples"])
+        line("topdown.ko alone", alone["cpu"], alone["wall"], alone["samples"])
+        for name, r in (("tdnl watch", watch), ("tdnl -j watch", jwatch)):
+            line(f"  {name} itself", r["reader_cpu"], r["reader_wall"], r["samples"])
+            rate = line(f"topdown.ko + {name}", r["cpu"] + r["reader_cpu"],
+                        r["wall"], r["samples"])
+            if name == "tdnl watch" and rate > p_rate / 10:
+                missed.append(f"{ms} ms level {level}: module + tdnl watch {rate:.3f} ms/s "
+                              f"> perf's / 10 ({p_rate / 10:.3f})")
+        per, floor = watch["cpu"] / max(1, watch["samples"]), \
+            watch["read"] / max(1, watch["samples"])
+        print(f"{ms:>5} {level:>3} | module per sample with tdnl watch: {per * 1e6:.2f} us, "
+              f"of it reads {floor * 1e6:.2f} us, notifications "
+              f"{watch['notify'] / max(1, watch['samples']) * 1e6:.2f} us "
+              f"({per / floor if floor else float('inf'):.2f}x the floor)")
+        if not floor or per > 2 * floor:
+            missed.append(f"{ms} ms level {level}: module cost per sample {per * 1e6:.2f} us "
+                          f"> 2 x floor {floor * 1e6:.2f} us")
+        for name, r in (("tdnl watch", watch), ("tdnl -j watch", jwatch)):
+            if r["lost"]:
+                missed.append(f"{ms} ms level {level}: {name} said it lost intervals "
+                              f"{r['lost']} times")
+    rss = max((r[4]["rss_kb"] for r in rows), default=0)
+    print(f"\ntdnl watch resident memory (VmHWM), largest: {rss} KiB (target "
+          f"{TDNL_RSS_MAX_KB} KiB)")
+    if rss > TDNL_RSS_MAX_KB or not rss:
+        missed.append(f"tdnl watch VmHWM {rss} KiB > {TDNL_RSS_MAX_KB} KiB")
+    mem = module_memory(cpus)
+    if mem:
+        per_cpu, events, perf_bytes, possible = mem
+        print(f"topdown.ko memory beyond perf's events: {per_cpu:.0f} bytes per possible CPU "
+              f"({possible} possible; {events} events, {perf_bytes} bytes of perf_event "
+              f"taken off; target {MEM_PER_CPU_MAX})")
+        if per_cpu > MEM_PER_CPU_MAX:
+            missed.append(f"module memory {per_cpu:.0f} bytes per CPU > {MEM_PER_CPU_MAX}")
+    else:
+        fail("module memory: topdown did not load")
+    if scale:
+        per = scale_run(cpus)
+        if per is None:
+            fail("scale run")
+    unload()
+    print("\ntargets: " + ("all met" if not missed else "MISSED:"))
+    for m in missed:
+        print(f"  {m}")
+    print(f"# bench took {time.monotonic() - start:.0f} s")
+    return 1 if harness_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
