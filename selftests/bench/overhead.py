@@ -48,6 +48,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -135,6 +136,17 @@ def run_perf(ms, level, ncpu):
     return c1 - c0, t1 - t0, len(stamps) * ncpu, b1 - b0
 
 
+def started(out, timeout=60):
+    """wait until a reader has written something (text watch: its header
+    once it has joined; JSON: its first sample) to the file out"""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if os.fstat(out.fileno()).st_size:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def proc_cpu(pid):
     """a process's user + system time so far, s (/proc/PID/stat)"""
     f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
@@ -159,9 +171,12 @@ def run_module(ms, level, reader, cpus):
     settle(cpus, 2)
     p = None
     if reader:
-        p = subprocess.Popen(["tdnl", *reader], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True)
-        time.sleep(max(1.0, 3 * ms / 1000))	# started, joined, first samples
+        out = tempfile.TemporaryFile()
+        p = subprocess.Popen(["tdnl", *reader], stdout=out, stderr=subprocess.PIPE,
+                             text=True)
+        if not started(out):
+            fail(f"tdnl {' '.join(reader)} wrote nothing in 60 s")
+        time.sleep(3 * ms / 1000)	# past its start-up
     # the steady state: the module's and the reader's time over one window
     r0 = proc_cpu(p.pid) if p else 0.0
     s0, b0, t0 = stats(), busy(), time.monotonic()
@@ -230,19 +245,22 @@ def scale_run(cpus):
         fail(err)
         return
     settle(cpus, 2)
-    text = subprocess.Popen(["tdnl", "watch"], stdout=subprocess.DEVNULL,
+    text_out, js_out = tempfile.TemporaryFile(), tempfile.TemporaryFile(mode="w+")
+    text = subprocess.Popen(["tdnl", "watch"], stdout=text_out,
                             stderr=subprocess.PIPE, text=True)
-    js = subprocess.Popen(["tdnl", "-j", "watch"], stdout=subprocess.PIPE,
+    js = subprocess.Popen(["tdnl", "-j", "watch"], stdout=js_out,
                           stderr=subprocess.PIPE, text=True)
-    time.sleep(1)
+    if not (started(text_out) and started(js_out)):
+        fail("scale: a tdnl wrote nothing in 60 s")
     s0 = stats()
     time.sleep(SCALE_SECONDS)
     s1 = stats()
     for p in (text, js):
         p.send_signal(signal.SIGINT)
-    out, js_err = js.communicate(timeout=30)
+    _, js_err = js.communicate(timeout=30)
     _, text_err = text.communicate(timeout=30)
-    samples = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+    js_out.seek(0)
+    samples = [json.loads(x) for x in js_out.read().splitlines() if x.startswith("{")]
     by_cpu = {}
     for s in samples:
         by_cpu.setdefault(s["cpu"], []).append(s)
