@@ -77,6 +77,16 @@ def fail(msg):
     print(f"# HARNESS FAILURE: {msg}", flush=True)
 
 
+def interrupt(p, timeout):
+    """SIGINT to p, then its stderr once it exits (killed after timeout s)"""
+    p.send_signal(signal.SIGINT)
+    try:
+        return p.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return p.communicate()[1]
+
+
 def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -104,7 +114,8 @@ def load_sim():
 
 
 def run_perf(ms, level, ncpu):
-    """perf stat -a -I ms on the level's groups: (cpu s, wall s, samples)"""
+    """perf stat -a -I ms on the level's groups: (cpu s, wall s, samples,
+    guest busy s)"""
     sh("rmmod", "topdown")
     groups, table = build_groups(MODEL, level)
     n = max(2, int(SECONDS * 1000 / ms))
@@ -117,12 +128,7 @@ def run_perf(ms, level, ncpu):
     c0, b0, t0 = children_cpu(), busy(), time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(SECONDS)
-    p.send_signal(signal.SIGINT)
-    try:
-        _, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, err = p.communicate()
+    err = interrupt(p, 120)
     c1, b1, t1 = children_cpu(), busy(), time.monotonic()
     stamps = {line.split(",")[0].strip() for line in err.splitlines()
               if line[:1] == " " or line[:1].isdigit()}
@@ -191,12 +197,7 @@ def run_module(ms, level, reader, cpus):
            "busy": b1 - b0}
     if p:
         out["rss_kb"] = vm_hwm_kb(p.pid)
-        p.send_signal(signal.SIGINT)
-        try:
-            _, errs = p.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            _, errs = p.communicate()
+        errs = interrupt(p, 10)
         out["lost"] = sum("lost" in line for line in errs.splitlines())
         if p.returncode:
             fail(f"tdnl {' '.join(reader)}: exit {p.returncode}: {errs[-300:]}")
@@ -213,8 +214,7 @@ def meminfo():
 
 def module_memory(cpus):
     """(bytes per possible CPU beyond perf's events, events, perf bytes)"""
-    possible = len(os.listdir("/sys/devices/system/cpu")) and \
-        int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
+    possible = int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
     size = int(open("/sys/kernel/slab/perf_event/slab_size").read())
     got = []
     for _ in range(3):
