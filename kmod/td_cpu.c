@@ -410,29 +410,65 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 }
 
 /*
+ * How long @ev has been enabled but off its counter, ns: perf's enabled
+ * less its running time.  Both advance together while the event counts,
+ * neither while it is disabled, so perf's totals hold the gap as of now
+ * except while the event waits for a counter (INACTIVE): the gap then
+ * grows with perf's clock, and only perf_event_read_value() brings it up to
+ * date.  On the event's CPU with interrupts off, as perf_event_read_local()
+ * reads it: the totals and the state change only there, with interrupts
+ * off (scheduling the event in or out, rotation, IPIs).  Returns false
+ * when the event is INACTIVE.
+ */
+static bool td_gap_local(struct perf_event *ev, u64 *gap)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE)
+		return false;
+	*gap = ev->total_time_enabled - ev->total_time_running;
+	return true;
+}
+
+/*
  * Once an interval: did another perf user take a counter from an event for
- * part of its windows?  perf's enabled and running times say; such a count
- * is scaled as perf scales it, and the interval is flagged multiplexed.
- * perf_event_read_value() sleeps and IPIs, so it is not read at each slice.
+ * part of its windows?  The growth of its enabled-but-not-running time
+ * says; such a count is scaled as perf scales it, and the interval is
+ * flagged multiplexed.  perf_event_read_value() (which sleeps and IPIs,
+ * and took half of an interval's work when read for every event) is read
+ * only for an event waiting for its counter now.
  */
 static void td_foreign(struct td_cpu *tc)
 {
+	u64 gap[TD_MAX_EVENTS];
+	u32 stale = 0;
+	unsigned long flags;
 	unsigned int i;
 
+	local_irq_save(flags);
+	for (i = 0; i < tc->nr; i++) {
+		struct perf_event *ev = tc->ctr[i].event;
+
+		if ((tc->open & BIT(i)) && ev &&
+		    (smp_processor_id() != tc->cpu || !td_gap_local(ev, &gap[i])))
+			stale |= BIT(i);
+	}
+	local_irq_restore(flags);
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
-		u64 en, run, den, drun;
+		u64 en, run, lost;
 
 		k->foreign_ppm = TD_PPM;
 		if (!(tc->open & BIT(i)) || !k->event)
 			continue;
-		perf_event_read_value(k->event, &en, &run);
-		den = en - k->last_en;
-		drun = run - k->last_run;
-		k->last_en = en;
-		k->last_run = run;
-		if (drun < den)
-			k->foreign_ppm = td_frac(drun, den);
+		if (stale & BIT(i)) {
+			perf_event_read_value(k->event, &en, &run);
+			gap[i] = en - run;
+		}
+		lost = gap[i] - k->last_gap;
+		k->last_gap = gap[i];
+		/* its windows' time is what it was enabled for in the interval */
+		if (lost)
+			k->foreign_ppm = lost < k->acc_run ?
+					 TD_PPM - td_frac(lost, k->acc_run) : 0;
 	}
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -494,10 +530,31 @@ static void td_clear_acc(struct td_cpu *tc)
 		td_reg_begin(tc->reg);
 }
 
-/* how many slices the coming interval has: whole rounds of every set */
-static void td_plan(struct td_cpu *tc)
+static u64 td_ival_ns(void)
 {
-	u64 ival = (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
+	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
+}
+
+/*
+ * The length of an interval that starts at @now, off the grid: every
+ * CPU's intervals end on the same grid, the multiples of the interval in
+ * CLOCK_MONOTONIC, so the samples of all CPUs cover the same windows (as
+ * perf stat -I's lines do) and come out together, and a listener wakes
+ * once for all of them.  It runs to the next point of the grid, or to the
+ * one after when that is less than half an interval away.
+ */
+static u64 td_grid_len(u64 now)
+{
+	u64 ival = td_ival_ns(), rem, len;
+
+	div64_u64_rem(now, ival, &rem);
+	len = ival - rem;
+	return len < ival / 2 ? len + ival : len;
+}
+
+/* how many slices the coming interval, @len ns, has: whole rounds of every set */
+static void td_plan(struct td_cpu *tc, u64 len)
+{
 	u64 slice = (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC;
 	unsigned int n = tc->sets.nr;
 	u64 rounds = 1;
@@ -509,12 +566,12 @@ static void td_plan(struct td_cpu *tc)
 	 */
 	if (n > 1) {
 		u64 floor = min_t(u64, TD_MIN_ROUNDS,
-				  div64_u64(ival, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
+				  div64_u64(len, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
 
-		rounds = max3(div64_u64(ival, n * slice), floor, (u64)1);
+		rounds = max3(div64_u64(len, n * slice), floor, (u64)1);
 	}
 	tc->ticks = n > 1 ? n * rounds : 1;
-	tc->interval_ns = ival;
+	tc->interval_ns = len;
 	tc->tick = 0;
 }
 
@@ -578,8 +635,7 @@ static void td_repin(struct td_cpu *tc)
 		perf_event_release_kernel(k->event);
 		k->event = ev;
 		k->based = false;
-		k->last_en = 0;
-		k->last_run = 0;
+		k->last_gap = 0;
 	}
 }
 
@@ -715,7 +771,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	}
 	td_clear_acc(tc);
 	tc->t0 = *now;
-	td_plan(tc);
+	td_plan(tc, td_grid_len(*now));
 }
 
 /* The interval is over: scale, compute, publish. */
@@ -723,7 +779,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 {
 	const struct td_model *m = tc->model;
 	struct td_acc acc[TD_MAX_EVENTS];
-	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1], t;
+	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1] = { 0 }, t;
 	bool not_counted = false;
 	u32 mux = TD_PPM, predicted = 0;
 	unsigned int i;
@@ -736,7 +792,9 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	for (i = 0; i < tc->nr; i++)
 		if (tc->sets.every & tc->open & BIT(i))
 			c[i] = acc[i].count;
-	td_sets_nodes(m, c, tc->core_wide, c[tc->sets.norm], node);
+	/* the nodes scale the events that took turns: none when all fit */
+	if (tc->open & ~tc->sets.every)
+		td_sets_nodes(m, c, tc->core_wide, c[tc->sets.norm], node);
 	/*
 	 * The events that took turns, from the regression on the ones counted
 	 * all the time; not when another perf user took counters (their
@@ -843,13 +901,18 @@ static void td_work(struct work_struct *work)
 
 		td_end_interval(tc, now);
 		sample = true;
-		/* a new interval now, or on schedule when not (much) late */
-		if (gen != tc->gen || now > tc->t0 + 2 * tc->interval_ns)
+		/*
+		 * The next interval on the grid; from now, to the grid, after
+		 * a change of the interval or when (much) late
+		 */
+		if (gen != tc->gen || now > tc->t0 + 2 * tc->interval_ns) {
 			tc->t0 = now;
-		else
+			td_plan(tc, td_grid_len(now));
+		} else {
 			tc->t0 += tc->interval_ns;
+			td_plan(tc, td_ival_ns());
+		}
 		tc->gen = gen;
-		td_plan(tc);
 		/* a counter taken since, or maybe given back: make the sets again */
 		missing = td_missing(tc);
 		if (missing || (tc->gp < full && !(tc->seq % TD_REGROW_INTERVALS))) {
@@ -1058,8 +1121,7 @@ again_fixed:
 		k->based = false;
 		k->acc = (struct td_acc){ 0 };
 		k->acc_run = 0;
-		k->last_en = 0;
-		k->last_run = 0;
+		k->last_gap = 0;
 		k->delta = 0;
 		k->d_enabled = 0;
 		k->d_running = 0;

@@ -44,8 +44,8 @@ enum td_slots_from {
  * @last:     value at the last snapshot it was counting in
  * @last_ns:  when @last was read, CLOCK_MONOTONIC ns
  * @based:    @last is the start of its current window
- * @last_en:  perf's enabled time at the end of the last interval, ns
- * @last_run: perf's running time then, ns
+ * @last_gap: perf's enabled less running time at the end of the last
+ *            interval, ns (td_foreign())
  * @foreign_ppm: share of its enabled time in the interval that it ran:
  *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
@@ -60,7 +60,7 @@ struct td_counter {
 	struct perf_event *event;
 	u64 last, last_ns;
 	bool based;
-	u64 last_en, last_run;
+	u64 last_gap;
 	u32 foreign_ppm;
 	struct td_acc acc;
 	u64 acc_run;

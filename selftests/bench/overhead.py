@@ -39,7 +39,8 @@ over the possible CPUs; the median of 3 loads.
 gaps, ENOBUFS), and how late each CPU's samples end against its own grid
 (end_ns - seq * interval, less its earliest): p99 at most one interval.
 
-TD_BENCH_SECONDS=N, TD_BENCH_SCALE_SECONDS=N shorten or lengthen the runs.
+TD_BENCH_SECONDS=N, TD_BENCH_SCALE_SECONDS=N shorten or lengthen the runs;
+TD_BENCH_INTERVALS="10 100", TD_BENCH_LEVELS="1 2" run part of the matrix.
 """
 import json
 import os
@@ -63,8 +64,8 @@ PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
            "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
            "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
            "mem_bandwidth=2 mem_latency=3")
-INTERVALS = (10, 100, 1000)
-LEVELS = (1, 2, 3)
+INTERVALS = tuple(int(x) for x in os.environ.get("TD_BENCH_INTERVALS", "10 100 1000").split())
+LEVELS = tuple(int(x) for x in os.environ.get("TD_BENCH_LEVELS", "1 2 3").split())
 SECONDS = float(os.environ.get("TD_BENCH_SECONDS", "10"))
 SCALE_SECONDS = float(os.environ.get("TD_BENCH_SCALE_SECONDS", "60"))
 TDNL_RSS_MAX_KB = 4096

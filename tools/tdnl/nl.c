@@ -4,6 +4,7 @@
  * resolved by name through the controller; requests ask for extended acks,
  * so a refused command comes back with the kernel's own words.
  */
+#define _GNU_SOURCE		/* recvmmsg */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,12 @@
 #define TDNL_BUF_SIZE		(1U << 20)
 /* notifications: one per CPU per interval, about 1.5 KB each at level=3 */
 #define TDNL_WATCH_RCVBUF	(8 << 20)
+/*
+ * A watch socket reads up to TDNL_BATCH notifications per system call, each
+ * into its own slot of the socket's buffer (a notification is under 4 KB)
+ */
+#define TDNL_BATCH		32
+#define TDNL_SLOT		(TDNL_BUF_SIZE / TDNL_BATCH)
 
 struct tdnl_req {
 	tdnl_cb_t cb;
@@ -324,6 +331,52 @@ int tdnl_nl_watch(struct tdnl_nl *nl, struct tdnl_nl *from)
 		mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP,
 				      &nl->ctrl_mcgrp, sizeof(nl->ctrl_mcgrp));
 	return 0;
+}
+
+/**
+ * tdnl_nl_drain() - every message waiting on a watch socket
+ * @nl:   from tdnl_nl_watch()
+ * @cb:   run on each message
+ * @data: its argument
+ *
+ * Reads without waiting, TDNL_BATCH messages per recvmmsg(), until none is
+ * left or @cb stops: a burst of one notification per CPU costs a few
+ * system calls, not one each.
+ *
+ * Return: MNL_CB_OK when the socket is empty, MNL_CB_STOP when @cb stopped,
+ * or -1 with errno set (ENOBUFS: notifications were lost; the socket can
+ * be drained on).
+ */
+int tdnl_nl_drain(struct tdnl_nl *nl, tdnl_cb_t cb, void *data)
+{
+	struct mmsghdr mm[TDNL_BATCH];
+	struct iovec iov[TDNL_BATCH];
+	int fd = mnl_socket_get_fd(nl->sk), n, i, ret;
+
+	for (;;) {
+		memset(mm, 0, sizeof(mm));
+		for (i = 0; i < TDNL_BATCH; i++) {
+			iov[i].iov_base = nl->buf + (size_t)i * TDNL_SLOT;
+			iov[i].iov_len = TDNL_SLOT;
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		n = recvmmsg(fd, mm, TDNL_BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0)
+			return errno == EAGAIN ? MNL_CB_OK : -1;
+		for (i = 0; i < n; i++) {
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				errno = ENOSPC;
+				return -1;
+			}
+			ret = mnl_cb_run(iov[i].iov_base, mm[i].msg_len, 0, 0,
+					 cb, data);
+			if (ret <= MNL_CB_STOP)
+				return ret;
+		}
+		if (n < TDNL_BATCH)
+			return MNL_CB_OK;
+	}
 }
 
 /** tdnl_nl_close() - close a socket from tdnl_nl_open() or tdnl_nl_watch() */

@@ -498,8 +498,12 @@ void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
 		break;
 	}
 	first = false;
-	if (watch)
-		fflush(stdout);
+}
+
+/** tdnl_out_flush() - write out what watch printed of a burst */
+void tdnl_out_flush(void)
+{
+	fflush(stdout);
 }
 
 /**

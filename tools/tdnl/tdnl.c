@@ -9,11 +9,13 @@
  * Exit status: 0 done, 1 the kernel or the module said no, 2 usage.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include "linux/topdown.h"
@@ -343,14 +345,31 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * After the first notification of a burst, how long to let the others come:
+ * every CPU's interval ends on the same grid, so the others are a few
+ * works away.  One wake-up and a few reads for the burst, not one each;
+ * what comes later is read with the next burst.
+ */
+#define TDNL_BURST_NS	2000000L
+
 static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 {
-	ssize_t len;
+	const struct timespec burst = { .tv_nsec = TDNL_BURST_NS };
+	struct pollfd pfd = { .fd = mnl_socket_get_fd(sock->sk), .events = POLLIN };
 	int ret;
 
 	while (!stop) {
-		len = mnl_socket_recvfrom(sock->sk, sock->buf, sock->bufsz);
-		if (len < 0) {
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
+			return TDNL_EXIT_ERR;
+		}
+		nanosleep(&burst, NULL);	/* a signal cuts it short */
+		ret = tdnl_nl_drain(sock, watch_cb, w);
+		tdnl_out_flush();
+		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == ENOBUFS) {
@@ -358,11 +377,6 @@ static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 				fprintf(stderr, "tdnl: notifications lost (socket receive buffer overrun)\n");
 				continue;
 			}
-			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
-			return TDNL_EXIT_ERR;
-		}
-		ret = mnl_cb_run(sock->buf, len, 0, 0, watch_cb, w);
-		if (ret < 0) {
 			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
 			return TDNL_EXIT_ERR;
 		}

@@ -121,6 +121,7 @@ struct nlmsghdr *tdnl_nl_msg(struct tdnl_nl *nl, uint8_t cmd, uint16_t flags);
 int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
 		 void *data);
 int tdnl_nl_error(int err, const char *what);
+int tdnl_nl_drain(struct tdnl_nl *nl, tdnl_cb_t cb, void *data);
 
 /* ---- Level 1/2 over a span, Level 3/4 (calc.c) ---- */
 
@@ -134,5 +135,6 @@ void tdnl_out_begin(enum tdnl_fmt fmt, bool watch);
 void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
 		     bool watch);
 void tdnl_out_end(enum tdnl_fmt fmt, bool watch);
+void tdnl_out_flush(void);
 
 #endif /* _TDNL_H */
