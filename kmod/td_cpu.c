@@ -751,12 +751,17 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	 * a counter tries them all again every TD_REGROW_INTERVALS and comes
 	 * back to the same sets.  (struct td_sets has no padding.)
 	 */
-	if (!tc->starved && tc->sets.nr > 1 && !tc->reg) {
-		tc->reg = kvmalloc(sizeof(*tc->reg), GFP_KERNEL);
+	if (!tc->starved && tc->sets.nr > 1 &&
+	    (!tc->reg || memcmp(&old, &tc->sets, sizeof(old)))) {
+		size_t size = td_reg_size(tc->sets.nr, tc->nr);
+
+		if (tc->reg_size < size) {
+			kvfree(tc->reg);
+			tc->reg = kvmalloc(size, GFP_KERNEL);
+			tc->reg_size = tc->reg ? size : 0;
+		}
 		if (tc->reg)
-			td_reg_init(tc->reg, &tc->sets);
-	} else if (tc->reg && memcmp(&old, &tc->sets, sizeof(old))) {
-		td_reg_init(tc->reg, &tc->sets);
+			td_reg_init(tc->reg, &tc->sets, tc->nr);
 	}
 	if (tc->starved) {
 		td_enable(tc, tc->open, false);
@@ -1076,6 +1081,30 @@ static bool td_smt(unsigned int cpu, unsigned int gone)
  * tc->lock held; returns with the CPU active, or with its state saying
  * why not (and a line in the kernel log).  Its sampling work starts them.
  */
+/*
+ * Room for @nr counters (at most TD_MAX_EVENTS), what the CPU's model has
+ * rather than the most any model has: allocated at the CPU's first open and
+ * kept, with the totals, until unload (a hybrid CPU moved to its own PMU
+ * may come to a model with more events: the counts so far are kept).
+ */
+static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
+{
+	struct td_counter *ctr;
+
+	nr = min_t(unsigned int, nr, TD_MAX_EVENTS);
+	if (nr <= tc->nr_ctr)
+		return 0;
+	ctr = kcalloc(nr, sizeof(*ctr), GFP_KERNEL);
+	if (!ctr)
+		return -ENOMEM;
+	if (tc->ctr)
+		memcpy(ctr, tc->ctr, tc->nr_ctr * sizeof(*ctr));
+	kfree(tc->ctr);
+	tc->ctr = ctr;
+	tc->nr_ctr = nr;
+	return 0;
+}
+
 static void td_open(struct td_cpu *tc)
 {
 	struct perf_event_attr attr = {
@@ -1096,6 +1125,14 @@ static void td_open(struct td_cpu *tc)
 again_pmu:
 	tc->nr = 0;
 	tc->open = 0;
+	if (td_ctr_reserve(tc, m->nr_events)) {
+		tc->state = TD_STATE_ERROR;
+		tc->err = -ENOMEM;
+		td_stats_add(&(struct td_stats){ .errors = 1 });
+		pr_info_ratelimited("cpu%u: no memory for %s's %u counters\n",
+				    cpu, m->name, m->nr_events);
+		return;
+	}
 	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
 again:
 	/*
@@ -1309,6 +1346,41 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
 }
 
 /**
+ * td_cpu_memory() - the bytes of per-CPU state the module allocated
+ *
+ * Every possible CPU's struct td_cpu, its counters and its regression
+ * state, as asked of the allocator (which rounds up); debugfs files and the
+ * perf events are not in it.
+ *
+ * Return: the sum over the possible CPUs.
+ */
+size_t td_cpu_memory(void)
+{
+	size_t sum = nr_cpu_ids * sizeof(struct td_cpu);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct td_cpu *tc = td_cpu(cpu);
+
+		mutex_lock(&tc->lock);
+		sum += tc->nr_ctr * sizeof(*tc->ctr) + tc->reg_size;
+		mutex_unlock(&tc->lock);
+	}
+	return sum;
+}
+
+/**
+ * td_cpu_free() - at unload, a CPU's counters
+ * @tc: the CPU, its events released (offline or never online)
+ */
+void td_cpu_free(struct td_cpu *tc)
+{
+	kfree(tc->ctr);
+	tc->ctr = NULL;
+	tc->nr_ctr = 0;
+}
+
+/**
  * td_cpu_online() - CPU hotplug: create the counters, start sampling
  * @cpu: the CPU coming online; this runs on it
  *
@@ -1373,6 +1445,7 @@ int td_cpu_offline(unsigned int cpu)
 	td_release(tc);		/* nr and the totals stay, for raw */
 	kvfree(tc->reg);
 	tc->reg = NULL;
+	tc->reg_size = 0;
 	tc->state = TD_STATE_OFFLINE;
 	tc->started = false;
 	mutex_unlock(&tc->lock);

@@ -13,7 +13,8 @@
  *   models        supported model names
  *   stats         samples, time slices, the sampling work's cost and of it
  *                 set switching, counter reads (the floor) and
- *                 notifications; errors (summed over CPUs)
+ *                 notifications; errors (summed over CPUs); the bytes of
+ *                 per-CPU state allocated (td_cpu_memory())
  *
  * Files exist for every possible CPU from load to unload, so hotplug never
  * adds or removes a file under a reader.
@@ -200,6 +201,7 @@ static int td_stats_show(struct seq_file *s, void *unused)
 		   st.samples, st.ticks, st.cost_ns, st.switch_ns);
 	seq_printf(s, "read_ns %llu\nreads %llu\nnotify_ns %llu\nerrors %llu\n",
 		   st.read_ns, st.reads, st.notify_ns, st.errors);
+	seq_printf(s, "memory_bytes %zu\n", td_cpu_memory());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_stats);

@@ -57,6 +57,15 @@ static DEFINE_MUTEX(td_config_mutex);
 static enum cpuhp_state td_hp_state;
 static bool td_hp_active, td_exiting;
 
+static void td_cpus_free(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		td_cpu_free(&td_cpus[cpu]);
+	kvfree(td_cpus);
+}
+
 struct td_cpu *td_cpu(unsigned int cpu)
 {
 	return &td_cpus[cpu];
@@ -235,7 +244,7 @@ err_nl:
 	td_nl_exit();
 err_debugfs:
 	td_debugfs_exit();
-	kvfree(td_cpus);
+	td_cpus_free();
 	return ret;
 }
 
@@ -249,7 +258,7 @@ static void __exit topdown_exit(void)
 	/* waits for commands in flight; then no reader is left in any file */
 	td_nl_exit();
 	td_debugfs_exit();
-	kvfree(td_cpus);
+	td_cpus_free();
 }
 
 module_init(topdown_init);

@@ -82,16 +82,40 @@ static s64 td_mul_beta(s64 beta, u64 x)
 }
 
 /**
+ * td_reg_size() - the bytes a struct td_reg for some sets and events takes
+ * @nr_sets:   the sets (at most TD_MAX_SETS are learnt)
+ * @nr_events: the events (at most TD_MAX_EVENTS)
+ *
+ * Sized by need, not for the most sets and events there could be: a few
+ * sets of a model's events take 2-3 KB where the largest took 14 KB.
+ */
+size_t td_reg_size(unsigned int nr_sets, unsigned int nr_events)
+{
+	nr_sets = nr_sets < TD_MAX_SETS ? nr_sets : TD_MAX_SETS;
+	nr_events = nr_events < TD_MAX_EVENTS ? nr_events : TD_MAX_EVENTS;
+	return sizeof(struct td_reg) + nr_sets * sizeof(struct td_reg_set) +
+	       nr_events * (sizeof(u64[TD_REG_MAX]) + sizeof(struct td_pred));
+}
+
+/**
  * td_reg_init() - forget everything; take the regressors of some sets
- * @r: the state
+ * @r: the state, of td_reg_size(@s->nr, @nr_events) bytes
  * @s: the sets: the normalizer and the other events of @s->every, in
  *     their order, as far as TD_REG_MAX goes
+ * @nr_events: the events, of which the sets are made
  */
-void td_reg_init(struct td_reg *r, const struct td_sets *s)
+void td_reg_init(struct td_reg *r, const struct td_sets *s,
+		 unsigned int nr_events)
 {
-	unsigned int i;
+	unsigned int i, nr_sets = s->nr;
 
-	memset(r, 0, sizeof(*r));
+	nr_sets = nr_sets < TD_MAX_SETS ? nr_sets : TD_MAX_SETS;
+	nr_events = nr_events < TD_MAX_EVENTS ? nr_events : TD_MAX_EVENTS;
+	memset(r, 0, td_reg_size(nr_sets, nr_events));
+	r->nr_sets = nr_sets;
+	r->nr_events = nr_events;
+	r->xy = (void *)(r->set + nr_sets);
+	r->pred = (void *)(r->xy + nr_events);
 	r->xi[r->nx++] = s->norm;
 	for (i = 0; i < TD_MAX_EVENTS && r->nx < TD_REG_MAX; i++)
 		if ((s->every & (1U << i)) && i != s->norm)
@@ -103,7 +127,7 @@ void td_reg_begin(struct td_reg *r)
 {
 	unsigned int j;
 
-	for (j = 0; j < TD_MAX_SETS; j++) {
+	for (j = 0; j < r->nr_sets; j++) {
 		memset(r->set[j].x, 0, sizeof(r->set[j].x));
 		r->set[j].broken = false;
 	}
@@ -120,11 +144,15 @@ void td_reg_begin(struct td_reg *r)
 void td_reg_add(struct td_reg *r, const struct td_sets *s, unsigned int set,
 		u32 had, const u64 *w)
 {
-	u32 mine = had & s->set[set % TD_MAX_SETS];
-	struct td_reg_set *rs = &r->set[set % TD_MAX_SETS];
 	u64 u[TD_REG_MAX], n = w[s->norm], v;
+	struct td_reg_set *rs;
 	unsigned int a, b, i;
+	u32 mine;
 
+	if (set >= r->nr_sets)
+		return;
+	rs = &r->set[set];
+	mine = had & s->set[set];
 	if (!mine)
 		return;
 	for (a = 0; a < r->nx; a++)
@@ -144,7 +172,7 @@ void td_reg_add(struct td_reg *r, const struct td_sets *s, unsigned int set,
 		for (b = 0; b <= a; b++)
 			td_decay_add(&rs->gram[td_tri(a, b)],
 				     (u[a] * u[b]) >> TD_REG_PROD_SHIFT);
-	for (i = 0; i < TD_MAX_EVENTS; i++) {
+	for (i = 0; i < r->nr_events; i++) {
 		if (!(mine & (1U << i)))
 			continue;
 		v = td_rate(w[i], n);
@@ -218,14 +246,17 @@ u32 td_reg_predict(const struct td_reg *r, const struct td_sets *s,
 		   unsigned int set, u32 events, const u64 *total,
 		   struct td_pred *p)
 {
-	const struct td_reg_set *rs = &r->set[set % TD_MAX_SETS];
+	const struct td_reg_set *rs;
 	s64 m[TD_REG_MAX][TD_REG_MAX], beta[TD_REG_MAX];
 	unsigned int a, b, j, k, l, nx = r->nx;
 	u64 d, dmax = 0;
 	u32 done = 0;
 	int sa;
 
-	events &= s->set[set % TD_MAX_SETS];
+	if (set >= r->nr_sets)
+		return 0;
+	rs = &r->set[set];
+	events &= s->set[set];
 	/*
 	 * Fewer windows than twice the regressors fit anything exactly and
 	 * say nothing of where the others lie: the first intervals are
@@ -256,7 +287,7 @@ u32 td_reg_predict(const struct td_reg *r, const struct td_sets *s,
 			for (l = j + 1; l < nx; l++)
 				m[k][l] -= div64_s64(m[k][j] * m[j][l], m[j][j]);
 	}
-	for (j = 0; j < TD_MAX_EVENTS; j++) {
+	for (j = 0; j < r->nr_events; j++) {
 		s64 whole = 0, part = 0;
 
 		if (!(events & (1U << j)) || !td_reg_solve(m, nx, sa, r->xy[j], beta))

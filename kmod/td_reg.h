@@ -45,23 +45,30 @@ struct td_pred {
 };
 
 /**
- * struct td_reg - one CPU's regression state
+ * struct td_reg - one CPU's regression state, sized for its sets and
+ * events (td_reg_size())
  * @nx:  regressors
  * @xi:  each one's event (@xi[0]: the normalizer)
- * @set: per set
+ * @nr_sets:   sets it learns for
+ * @nr_events: events it estimates
  * @xy:  per event, each regressor's rate times the event's rate, summed
- *       like @gram over the windows where the event counted
- * @pred: per event, the last interval's estimates
+ *       like @gram over the windows where the event counted (in the
+ *       allocation, after @set)
+ * @pred: per event, the last interval's estimates (after @xy)
+ * @set: per set
  */
 struct td_reg {
 	unsigned int nx;
 	u8 xi[TD_REG_MAX];
-	struct td_reg_set set[TD_MAX_SETS];
-	u64 xy[TD_MAX_EVENTS][TD_REG_MAX];
-	struct td_pred pred[TD_MAX_EVENTS];
+	unsigned int nr_sets, nr_events;
+	u64 (*xy)[TD_REG_MAX];
+	struct td_pred *pred;
+	struct td_reg_set set[];
 };
 
-void td_reg_init(struct td_reg *r, const struct td_sets *s);
+size_t td_reg_size(unsigned int nr_sets, unsigned int nr_events);
+void td_reg_init(struct td_reg *r, const struct td_sets *s,
+		 unsigned int nr_events);
 void td_reg_begin(struct td_reg *r);
 void td_reg_add(struct td_reg *r, const struct td_sets *s, unsigned int set,
 		u32 had, const u64 *w);

@@ -120,11 +120,14 @@ void td_stats_sum(struct td_stats *sum);
  * @pmu_name: the PMU that took them, for info
  * @nr:       counters in use (the model's events for the level)
  * @open:     bitmap of the events opened
- * @ctr:      the counters
+ * @ctr:      the counters, room for the model's events (td_ctr_reserve())
+ * @nr_ctr:   that room
  * @sets:     the event sets that take turns
  * @reg:      the regression of their events on the ones counted all the
  *            time (td_reg.c); allocated when sets first take turns, NULL
- *            before or when that failed (then counts are only scaled)
+ *            before or when that failed (then counts are only scaled);
+ *            sized for the sets it learns (td_reg_size())
+ * @reg_size: its allocation, bytes
  * @gp:       general-purpose counters found free
  * @fixed:    fixed counters assumed free
  * @cur:      the set counting now
@@ -184,9 +187,11 @@ struct td_cpu {
 	char pmu_name[24];
 	unsigned int nr;
 	u32 open;
-	struct td_counter ctr[TD_MAX_EVENTS];
+	struct td_counter *ctr;
+	unsigned int nr_ctr;
 	struct td_sets sets;
 	struct td_reg *reg;
+	size_t reg_size;
 	unsigned int gp, fixed;
 	unsigned int cur, tick, ticks;
 	u8 order[TD_MAX_SETS];
@@ -239,6 +244,8 @@ void td_cpu_kick_all(void);
 int td_cpu_online(unsigned int cpu);
 int td_cpu_offline(unsigned int cpu);
 void td_cpu_init(struct td_cpu *tc, unsigned int cpu);
+void td_cpu_free(struct td_cpu *tc);
+size_t td_cpu_memory(void);
 
 /* td_netlink.c */
 int td_nl_init(void);

@@ -20,7 +20,8 @@ for t in selftests/unit/*_test.c; do
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))
-	if ! gcc -Wall -Werror -O2 -I"$harness" -Iuapi -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
+	# AddressSanitizer and UBSan: the kernel sources out of bounds or overflowing fail here
+	if ! gcc -Wall -Werror -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I"$harness" -Iuapi -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"
 		sed 's/^/# /' "$out/$name.log"
 		continue

@@ -93,13 +93,13 @@ static void interval(struct td_reg *r, const struct td_sets *s, int nw,
 TEST(mixed_windows_are_predicted_exactly)
 {
 	struct td_sets s = two_sets();
-	struct td_reg *r = malloc(sizeof(*r));
+	struct td_reg *r = malloc(td_reg_size(s.nr, NEV));
 	double est, truth, worst = 0;
 	u32 got;
 	int k;
 
 	srand(1);
-	td_reg_init(r, &s);
+	td_reg_init(r, &s, NEV);
 	EXPECT_EQ(4, r->nx);
 	for (k = 0; k < 100; k++) {
 		interval(r, &s, 4, 0, &est, &truth, &got);
@@ -118,13 +118,13 @@ TEST(mixed_windows_are_predicted_exactly)
 TEST(steady_windows_give_the_ratio)
 {
 	struct td_sets s = two_sets();
-	struct td_reg *r = malloc(sizeof(*r));
+	struct td_reg *r = malloc(td_reg_size(s.nr, NEV));
 	double est, truth;
 	u32 got;
 	int k;
 
 	srand(2);
-	td_reg_init(r, &s);
+	td_reg_init(r, &s, NEV);
 	for (k = 0; k < 20; k++) {
 		interval(r, &s, 6, 1, &est, &truth, &got);
 		if (k >= 3)	/* 9 windows of set 0 learnt */
@@ -138,12 +138,12 @@ TEST(steady_windows_give_the_ratio)
 TEST(no_estimate_before_enough_windows_or_after_a_broken_one)
 {
 	struct td_sets s = two_sets();
-	struct td_reg *r = malloc(sizeof(*r));
+	struct td_reg *r = malloc(td_reg_size(s.nr, NEV));
 	double mix[3] = { 1, 0, 0 };
 	u64 w[NEV], total[NEV] = { 0 };
 	int t;
 
-	td_reg_init(r, &s);
+	td_reg_init(r, &s, NEV);
 	window(mix, 1000000, w);
 	/* twice as many windows as regressors before any estimate */
 	for (t = 0; t < 8; t++) {
@@ -158,7 +158,7 @@ TEST(no_estimate_before_enough_windows_or_after_a_broken_one)
 	td_reg_begin(r);
 	EXPECT_EQ(1U << 4, td_reg_predict(r, &s, 0, 1U << 4, total, r->pred));
 	/* nothing learnt: no estimate */
-	td_reg_init(r, &s);
+	td_reg_init(r, &s, NEV);
 	EXPECT_EQ(0, td_reg_predict(r, &s, 0, 1U << 4, total, r->pred));
 	free(r);
 }
@@ -166,13 +166,13 @@ TEST(no_estimate_before_enough_windows_or_after_a_broken_one)
 TEST(regressors_that_move_together_still_solve)
 {
 	struct td_sets s = two_sets();
-	struct td_reg *r = malloc(sizeof(*r));
+	struct td_reg *r = malloc(td_reg_size(s.nr, NEV));
 	u64 w[NEV], total[NEV] = { 0 }, y = 0, ns = 0, all4 = 0;
 	double mix[3], est;
 	int t;
 
 	srand(3);
-	td_reg_init(r, &s);
+	td_reg_init(r, &s, NEV);
 	for (t = 0; t < 400; t++) {
 		random_mix(mix);
 		mix[2] = 0;	/* two profiles: regressors 1-3 on one line */
