@@ -84,7 +84,8 @@ def fail(msg):
 
 
 def interrupt(p, timeout):
-    """SIGINT to p, then its stderr once it exits (killed after timeout s)"""
+    """SIGINT to p, then its stderr once it exits (killed after timeout s;
+    None when it went to a file)"""
     p.send_signal(signal.SIGINT)
     try:
         return p.communicate(timeout=timeout)[1]
@@ -131,11 +132,16 @@ def run_perf(ms, level, ncpu):
                                       for e in evs) + "}"]
     # SECONDS of wall time, then SIGINT: the intervals it printed are the
     # ones it managed (with many CPUs at 10 ms it falls behind)
+    # its output to a file: into a pipe read only at the end, perf blocked
+    # once 64 KiB were written (94 of 1000 intervals at 10 ms, level 1)
+    out = tempfile.TemporaryFile(mode="w+")
     c0, b0, t0 = children_cpu(), busy(), time.monotonic()
-    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=out, text=True)
     time.sleep(SECONDS)
-    err = interrupt(p, 120)
+    interrupt(p, 120)
     c1, b1, t1 = children_cpu(), busy(), time.monotonic()
+    out.seek(0)
+    err = out.read()
     stamps = {line.split(",")[0].strip() for line in err.splitlines()
               if line[:1] == " " or line[:1].isdigit()}
     if len(stamps) < 2:
