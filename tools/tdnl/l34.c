@@ -116,6 +116,15 @@ void td_l34(const char *model, const struct td_event *ev, unsigned int nr,
 	for (i = 0; i < TD_NR_L34; i++)
 		f[i] = NAN;
 	clks = cnt(&in, "CPU_CLK_UNHALTED.THREAD");
+	/*
+	 * Every node is a share of the thread's clock ticks: without them
+	 * (below Level 3) there is none, and no name to look up per sample
+	 */
+	if (isnan(clks)) {
+		for (i = 0; i < TD_NR_L34; i++)
+			pct[i] = NAN;
+		return;
+	}
 	if (!strcmp(model, "skl"))
 		l3_skl(&in, "L1D_PEND_MISS.FB_FULL:c1", clks, f);
 	else if (!strcmp(model, "icl"))

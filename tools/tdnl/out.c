@@ -288,6 +288,15 @@ static void cell(bool valid, double pct)
 		printf(" %8s", "n/a");
 }
 
+/* the same as cell() of @v / 100, in integers: no floating point per sample */
+static void centi_cell(bool valid, u32 v)
+{
+	if (valid)
+		printf(" %5u.%02u", v / 100, v % 100);
+	else
+		printf(" %8s", "n/a");
+}
+
 static void watch_text(const struct tdnl_sample *s)
 {
 	static const unsigned int l34_order[] = {
@@ -301,9 +310,9 @@ static void watch_text(const struct tdnl_sample *s)
 	if (s->has_l1)
 		centi(s, c1, c2);
 	for (i = TD_RETIRING; i <= TD_BACKEND_BOUND; i++)
-		cell(s->has_l1 && s->l1_set[i], c1[i] / 100.0);
-	cell(s->has_l1 && s->has_l2 && s->l2_set[TD_MEMORY_BOUND],
-	     c2[TD_MEMORY_BOUND] / 100.0);
+		centi_cell(s->has_l1 && s->l1_set[i], c1[i]);
+	centi_cell(s->has_l1 && s->has_l2 && s->l2_set[TD_MEMORY_BOUND],
+		   c2[TD_MEMORY_BOUND]);
 	for (i = 0; i < TD_NR_L34; i++)
 		cell(true, s->l34[l34_order[i]]);
 	putchar(' ');
