@@ -29,10 +29,12 @@ sample, notification included (with `tdnl watch` listening), at most 2x
 the floor's; `tdnl watch` at most 4 MiB resident (VmHWM); the module's
 memory at most 2 KiB per possible CPU beyond perf's events.
 
-Memory: /proc/meminfo Slab + Percpu + VmallocUsed before and after
-`insmod topdown level=3` (tdsim loaded), less the perf events it opened
-(their count from raw, times /sys/kernel/slab/perf_event/slab_size),
-over the possible CPUs; the median of 3 loads.  Beside it, the per-CPU
+Memory: the kernel's memory in use (/proc/meminfo: MemTotal less MemFree,
+Buffers and Cached) with topdown loaded at level 3 (tdsim loaded), less
+the same 2 s after rmmod, less the perf events it opened (their count
+from raw, times /sys/kernel/slab/perf_event/slab_size) and the module's
+code and data (/sys/module/topdown/coresize), over the possible CPUs;
+the median of 3 loads.  Beside it, the per-CPU
 state the module allocated, as it counts it (stats memory_bytes).
 
 Then, at 100 ms and level 2, `tdnl watch` and `tdnl -j watch` together
@@ -218,32 +220,46 @@ def run_module(ms, level, reader, cpus):
 
 
 def meminfo():
+    """the kernel's memory in use, bytes: all but free memory and the page
+    cache (slab, per-CPU, vmalloc and page allocations alike)"""
     kv = {}
     for line in open("/proc/meminfo"):
         k, v = line.split(":")
         kv[k] = int(v.split()[0]) * 1024
-    return kv["Slab"] + kv["Percpu"] + kv["VmallocUsed"]
+    return kv["MemTotal"] - kv["MemFree"] - kv["Buffers"] - kv["Cached"]
+
+
+def unloaded_memory():
+    """meminfo() with topdown unloaded and what it freed gone: perf events
+    and debugfs inodes are freed after an RCU grace period"""
+    sh("rmmod", "topdown")
+    time.sleep(2)
+    sh("sync")
+    open("/proc/sys/vm/drop_caches", "w").write("3")
+    return meminfo()
 
 
 def module_memory(cpus):
     """(bytes per possible CPU beyond perf's events, events, perf bytes,
     the module's own allocations per possible CPU (stats memory_bytes),
-    possible CPUs)"""
+    possible CPUs): memory in use loaded at level 3 less unloaded just
+    after, the median of 3"""
     possible = int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
     size = int(open("/sys/kernel/slab/perf_event/slab_size").read())
     got = []
+    unloaded_memory()
     for _ in range(3):
-        sh("rmmod", "topdown")
-        sh("sync")
-        open("/proc/sys/vm/drop_caches", "w").write("2")
-        before = meminfo()
         if load_topdown(MODEL, "level=3", "interval_ms=100"):
             return None
         settle(cpus, 2)
-        after = meminfo()
+        open("/proc/sys/vm/drop_caches", "w").write("3")
+        loaded = meminfo()
         events = sum(len(open(f"{TD}/cpu{c}/raw").read().splitlines()) for c in cpus)
         own = stats()["memory_bytes"] / possible
-        got.append(((after - before - events * size) / possible, events, events * size, own))
+        core = int(open("/sys/module/topdown/coresize").read())
+        after = unloaded_memory()
+        got.append(((loaded - after - events * size - core) / possible, events,
+                    events * size, own))
     got.sort()
     return got[1] + (possible,)
 
@@ -399,7 +415,7 @@ def main():
               f"({possible} possible; {events} events, {perf_bytes} bytes of perf_event "
               f"taken off; target {MEM_PER_CPU_MAX}); of it the per-CPU state the module "
               f"allocated (stats memory_bytes): {own:.0f} bytes per possible CPU, the rest "
-              f"its debugfs files, the allocators' rounding and the module's own text")
+              f"its debugfs files and the allocators' rounding")
         if per_cpu > MEM_PER_CPU_MAX:
             missed.append(f"module memory {per_cpu:.0f} bytes per CPU > {MEM_PER_CPU_MAX}")
     else:
