@@ -31,10 +31,11 @@ memory at most 2 KiB per possible CPU beyond perf's events.
 
 Memory, at level 3, per possible CPU: the per-CPU state the module
 allocated, as it counts it (stats memory_bytes: struct td_cpu, its
-counters, its regression state), plus its debugfs files (the dentry and
-debugfs inode objects in use, /proc/slabinfo, loaded less unloaded); the
-median of 3 loads.  Whole-kernel counters (/proc/meminfo Slab, or memory
-in use) moved by slab pages and RCU frees and went below 0 here.
+counters, its regression state), plus its debugfs files (one dentry and
+one debugfs inode each, at their slab caches' slab_size); the median of
+3 loads.  Whole-kernel counters (/proc/meminfo Slab, memory in use,
+/proc/slabinfo's objects) moved with slab pages and RCU frees and went
+below 0 or stayed at 0 here.
 
 Then, at 100 ms and level 2, `tdnl watch` and `tdnl -j watch` together
 for SCALE_SECONDS: lost notifications (sequence gaps, ENOBUFS), how late
@@ -218,38 +219,30 @@ def run_module(ms, level, reader, cpus):
     return out
 
 
-DEBUGFS_CACHES = ("dentry", "debugfs_inode_cache")
-
-
-def slab_bytes(names):
-    """bytes of the objects in use in the slab caches named (/proc/slabinfo:
-    active objects times object size)"""
-    total = 0
-    for line in open("/proc/slabinfo"):
-        f = line.split()
-        if f and f[0] in names:
-            total += int(f[1]) * int(f[3])
-    return total
+def debugfs_bytes():
+    """what topdown's debugfs files take: each file and directory is one
+    dentry and one debugfs inode, of their slab caches' slab_size (object,
+    metadata and alignment).  Counted, not read off a counter: the slab
+    caches' object counts moved by other allocations and frees (0 here)."""
+    n = sum(1 + len(dirs) + len(files) for _, dirs, files in os.walk(TD)) - 1
+    size = sum(int(open(f"/sys/kernel/slab/{c}/slab_size").read())
+               for c in ("dentry", "debugfs_inode_cache"))
+    return n * size
 
 
 def module_memory(cpus):
     """(the module's per-CPU state per possible CPU (stats memory_bytes),
-    its debugfs files' per possible CPU, events, possible CPUs) at level 3;
-    the debugfs share is the dentry and debugfs inode objects in use loaded
-    less unloaded (2 s after rmmod: inodes are freed after RCU), the median
-    of 3 loads"""
+    its debugfs files' per possible CPU, events, possible CPUs) at level
+    3, the median of 3 loads"""
     possible = int(open("/sys/devices/system/cpu/possible").read().strip().split("-")[-1]) + 1
     got = []
     for _ in range(3):
         if load_topdown(MODEL, "level=3", "interval_ms=100"):
             return None
         settle(cpus, 2)
-        loaded = slab_bytes(DEBUGFS_CACHES)
         events = sum(len(open(f"{TD}/cpu{c}/raw").read().splitlines()) for c in cpus)
         own = stats()["memory_bytes"] / possible
-        sh("rmmod", "topdown")
-        time.sleep(2)
-        dfs = (loaded - slab_bytes(DEBUGFS_CACHES)) / possible
+        dfs = debugfs_bytes() / possible
         got.append((own + dfs, own, dfs, events))
     got.sort()
     return got[1][1:] + (possible,)
@@ -406,7 +399,7 @@ def main():
         print(f"topdown.ko memory beyond perf's events ({events} events): {per_cpu:.0f} bytes "
               f"per possible CPU ({possible} possible; target {MEM_PER_CPU_MAX}): its per-CPU "
               f"state {own:.0f} (stats memory_bytes, as asked of the allocator), its debugfs "
-              f"files {dfs:.0f} (dentries and inodes in use)")
+              f"files {dfs:.0f} (a dentry and an inode each)")
         if per_cpu > MEM_PER_CPU_MAX:
             missed.append(f"module memory {per_cpu:.0f} bytes per CPU > {MEM_PER_CPU_MAX}")
     else:
