@@ -224,7 +224,7 @@ def debugfs_bytes():
     dentry and one debugfs inode, of their slab caches' slab_size (object,
     metadata and alignment).  Counted, not read off a counter: the slab
     caches' object counts moved by other allocations and frees (0 here)."""
-    n = sum(1 + len(dirs) + len(files) for _, dirs, files in os.walk(TD)) - 1
+    n = 1 + sum(len(dirs) + len(files) for _, dirs, files in os.walk(TD))
     size = sum(int(open(f"/sys/kernel/slab/{c}/slab_size").read())
                for c in ("dentry", "debugfs_inode_cache"))
     return n * size
