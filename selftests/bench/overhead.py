@@ -221,12 +221,15 @@ def run_module(ms, level, reader, cpus):
 
 def debugfs_bytes():
     """what topdown's debugfs files take: each file and directory is one
-    dentry and one debugfs inode, of their slab caches' slab_size (object,
+    dentry and one inode, of their slab caches' slab_size (object,
     metadata and alignment).  Counted, not read off a counter: the slab
     caches' object counts moved by other allocations and frees (0 here)."""
     n = 1 + sum(len(dirs) + len(files) for _, dirs, files in os.walk(TD))
+    # debugfs has its own inode cache from 6.13; 6.12's are inode_cache's
+    inode = "debugfs_inode_cache" if os.path.isdir(
+        "/sys/kernel/slab/debugfs_inode_cache") else "inode_cache"
     size = sum(int(open(f"/sys/kernel/slab/{c}/slab_size").read())
-               for c in ("dentry", "debugfs_inode_cache"))
+               for c in ("dentry", inode))
     return n * size
 
 
