@@ -1077,11 +1077,6 @@ static bool td_smt(unsigned int cpu, unsigned int gone)
 }
 
 /*
- * Create the counters of @tc's level for its model and SMT setting, with
- * tc->lock held; returns with the CPU active, or with its state saying
- * why not (and a line in the kernel log).  Its sampling work starts them.
- */
-/*
  * Room for @nr counters (at most TD_MAX_EVENTS), what the CPU's model has
  * rather than the most any model has: allocated at the CPU's first open and
  * kept, with the totals, until unload (a hybrid CPU moved to its own PMU
@@ -1105,6 +1100,11 @@ static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 	return 0;
 }
 
+/*
+ * Create the counters of @tc's level for its model and SMT setting, with
+ * tc->lock held; returns with the CPU active, or with its state saying
+ * why not (and a line in the kernel log).  Its sampling work starts them.
+ */
 static void td_open(struct td_cpu *tc)
 {
 	struct perf_event_attr attr = {
@@ -1122,6 +1122,13 @@ static void td_open(struct td_cpu *tc)
 	tc->held_fixed = 0;
 	tc->held_gp = 0;
 	tc->pmu_name[0] = '\0';
+	/*
+	 * What the regression learnt was of the events being replaced (an
+	 * SMT sibling came or went): td_begin() sizes it anew for the sets
+	 */
+	kvfree(tc->reg);
+	tc->reg = NULL;
+	tc->reg_size = 0;
 again_pmu:
 	tc->nr = 0;
 	tc->open = 0;
