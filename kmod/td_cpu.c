@@ -1055,6 +1055,62 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	INIT_WORK(&tc->smt_work, td_smt_work);
 }
 
+/**
+ * td_cpu_stopped() - a CPU's state as the module stops or starts
+ * @tc:      the CPU, its counters closed
+ * @stopped: stopped, or offline until it is set up again
+ */
+void td_cpu_stopped(struct td_cpu *tc, bool stopped)
+{
+	mutex_lock(&tc->lock);
+	if (stopped)
+		tc->state = TD_STATE_STOPPED;
+	else if (tc->state == TD_STATE_STOPPED)
+		tc->state = TD_STATE_OFFLINE;
+	mutex_unlock(&tc->lock);
+}
+
+/* the models whose counters held were logged since the start */
+static DECLARE_BITMAP(td_logged, 64);
+
+/** td_cpu_log_reset() - at a start: log each model's counters once again */
+void td_cpu_log_reset(void)
+{
+	bitmap_zero(td_logged, 64);
+}
+
+/*
+ * Once per model and start, as the NMI watchdog says it takes a counter:
+ * which events the module holds on each CPU of that model, the pinned ones
+ * (a perf user of the same counters is then multiplexed) and the ones that
+ * take turns on what is left.
+ */
+static void td_log_held(const struct td_cpu *tc)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i, n = 0, pinned = 0;
+	char names[384] = "";
+	size_t len = 0;
+
+	for (i = 0; i < td_nr_models && td_models[i] != m; i++)
+		;
+	if (i < 64 && test_and_set_bit(i, td_logged))
+		return;
+	for (i = 0; i < tc->nr; i++) {
+		if (!tc->ctr[i].event)
+			continue;
+		n++;
+		if (!(tc->sets.every & BIT(i)))
+			continue;
+		pinned++;
+		len += scnprintf(names + len, sizeof(names) - len, "%s%s",
+				 len ? " " : "",
+				 td_event_form(&m->events[i], tc->fixed)->name);
+	}
+	pr_info("%s from cpu%u on: %u events per CPU, %u of them pinned (%s), %u taking turns on the counters left\n",
+		m->name, tc->cpu, n, pinned, names, n - pinned);
+}
+
 /*
  * Whether another SMT thread of @cpu's core is online, @gone (nr_cpu_ids:
  * none) aside: the CPU whose offline callback runs.  That CPU leaves
@@ -1281,6 +1337,7 @@ again_fixed:
 	tc->cur = 0;
 	tc->started = false;
 	tc->active = true;
+	td_log_held(tc);
 }
 
 /*

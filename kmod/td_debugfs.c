@@ -10,6 +10,8 @@
  *                 of the interval each level counted, how many events
  *                 that took turns were estimated by regression, interval
  *   interval_ms   sampling interval (0600)
+ *   running       1 while counting, 0 while stopped; write 1 to start, 0
+ *                 to stop (0600, CAP_PERFMON or CAP_SYS_ADMIN)
  *   models        supported model names
  *   stats         samples, time slices, the sampling work's cost and of it
  *                 set switching, counter reads (the floor) and
@@ -21,6 +23,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
@@ -113,7 +116,7 @@ static int td_raw_show(struct seq_file *s, void *unused)
 	for (i = 0; tc->model && i < tc->nr; i++) {
 		const struct td_counter *k = &tc->ctr[i];
 
-		if (!k->event && tc->state != TD_STATE_OFFLINE)
+		if (!k->event && !td_closed(tc))
 			continue;	/* not opened with this SMT setting */
 		seq_printf(s, "%s %llu %llu %llu %llu%s\n",
 			   td_event_form(&tc->model->events[i], tc->fixed)->name,
@@ -238,6 +241,41 @@ static const struct file_operations td_interval_fops = {
 	.llseek	= default_llseek,
 };
 
+static ssize_t td_running_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", td_running());
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t td_running_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	/* as the netlink family asks: the file's mode alone is root's */
+	if (!perfmon_capable())
+		return -EPERM;
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret) {
+		pr_info("running: want 1 (start) or 0 (stop); kept %d\n",
+			td_running());
+		return ret;
+	}
+	ret = td_set_running(on);
+	return ret ? ret : count;
+}
+
+static const struct file_operations td_running_fops = {
+	.owner	= THIS_MODULE,
+	.read	= td_running_read,
+	.write	= td_running_write,
+	.llseek	= default_llseek,
+};
+
 /** td_debugfs_init() - create every file, for every possible CPU */
 void td_debugfs_init(void)
 {
@@ -246,6 +284,7 @@ void td_debugfs_init(void)
 
 	td_dir = debugfs_create_dir("topdown", NULL);
 	debugfs_create_file("interval_ms", 0600, td_dir, NULL, &td_interval_fops);
+	debugfs_create_file("running", 0600, td_dir, NULL, &td_running_fops);
 	debugfs_create_file("models", 0444, td_dir, NULL, &td_models_fops);
 	debugfs_create_file("stats", 0444, td_dir, NULL, &td_stats_fops);
 	for_each_possible_cpu(cpu) {

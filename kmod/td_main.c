@@ -36,6 +36,17 @@ unsigned int td_slice_us = 1000;
 module_param_named(slice_us, td_slice_us, uint, 0444);
 MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not fit the counters, 500-100000 us");
 
+/*
+ * Loading takes no counter: MODULE_ALIAS_GENL_FAMILY lets any user's lookup
+ * of the family load the module (genetlink calls request_module() with no
+ * permission check), and counters taken at load would make everyone's perf
+ * multiplex.  They are opened by a start from a user with CAP_PERFMON or
+ * CAP_SYS_ADMIN (set-config running, `tdnl start`), or by start=1 here.
+ */
+static bool start;
+module_param(start, bool, 0444);
+MODULE_PARM_DESC(start, "open the counters at load (default: stopped until a user with CAP_PERFMON or CAP_SYS_ADMIN starts it: tdnl start)");
+
 /* one more at each change of the interval: each CPU then starts a new one */
 unsigned int td_gen;
 
@@ -50,12 +61,13 @@ bool td_closing;
 static struct td_cpu *td_cpus;
 
 /*
- * protects td_hp_state, td_hp_active and td_exiting: a level change closes
- * and reopens every CPU
+ * protects td_hp_state, td_hp_active, td_started and td_exiting: a level
+ * change closes and reopens every CPU.  td_started: a start was asked for
+ * (td_hp_active: and the counters are open; not when that failed).
  */
 static DEFINE_MUTEX(td_config_mutex);
 static enum cpuhp_state td_hp_state;
-static bool td_hp_active, td_exiting;
+static bool td_hp_active, td_started, td_exiting;
 
 static void td_cpus_free(void)
 {
@@ -82,6 +94,7 @@ const char *td_state_name(enum td_state s)
 		[TD_STATE_OK] = "ok",
 		[TD_STATE_IDLE] = "idle",
 		[TD_STATE_NOT_COUNTED] = "not-counted",
+		[TD_STATE_STOPPED] = "stopped",
 	};
 
 	return names[s];
@@ -98,13 +111,27 @@ const char *td_slots_from_name(enum td_slots_from from)
 	return names[from];
 }
 
+static void td_cpus_stopped(bool stopped)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		td_cpu_stopped(td_cpu(cpu), stopped);
+}
+
+/* open every online CPU's counters, and each CPU's as it comes online */
 static int td_hp_setup(void)
 {
-	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
-				    td_cpu_online, td_cpu_offline);
+	int ret;
 
-	if (ret < 0)
+	td_cpus_stopped(false);
+	td_cpu_log_reset();
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
+				td_cpu_online, td_cpu_offline);
+	if (ret < 0) {
+		td_cpus_stopped(true);
 		return ret;
+	}
 	td_hp_state = ret;
 	td_hp_active = true;
 	return 0;
@@ -136,8 +163,14 @@ int td_set_level(unsigned int level)
 		ret = -ENODEV;
 		goto unlock;
 	}
-	if (level == READ_ONCE(td_level) && td_hp_active)
+	if (level == READ_ONCE(td_level) && (td_hp_active || !td_started))
 		goto unlock;
+	if (!td_started) {
+		/* counted from the start */
+		WRITE_ONCE(td_level, level);
+		pr_info("level %u (stopped)\n", level);
+		goto unlock;
+	}
 	td_hp_remove();
 	WRITE_ONCE(td_level, level);
 	ret = td_hp_setup();
@@ -149,6 +182,54 @@ int td_set_level(unsigned int level)
 unlock:
 	mutex_unlock(&td_config_mutex);
 	return ret;
+}
+
+/**
+ * td_set_running() - start or stop counting
+ * @on: open every CPU's counters, or close them all
+ *
+ * Stopped, the module holds no counter and each CPU's state is stopped;
+ * the cumulative totals stay and go on at the next start.  The caller has
+ * checked the privilege.  Returns 0 or the errno of the CPU hotplug state.
+ */
+int td_set_running(bool on)
+{
+	int ret = 0;
+
+	mutex_lock(&td_config_mutex);
+	if (td_exiting) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (on && !td_hp_active) {
+		ret = td_hp_setup();
+		if (ret) {
+			pr_err("start: cannot set up CPU hotplug: %d; nothing counts\n",
+			       ret);
+			goto unlock;
+		}
+		pr_info("started: level %u, interval %u ms\n",
+			READ_ONCE(td_level), READ_ONCE(td_interval_ms));
+	} else if (!on && td_started) {
+		td_hp_remove();
+		td_cpus_stopped(true);
+		pr_info("stopped: no counters held\n");
+	}
+	td_started = on;
+unlock:
+	mutex_unlock(&td_config_mutex);
+	return ret;
+}
+
+/** td_running() - whether the counters are open (started, and it worked) */
+bool td_running(void)
+{
+	bool on;
+
+	mutex_lock(&td_config_mutex);
+	on = td_hp_active;
+	mutex_unlock(&td_config_mutex);
+	return on;
 }
 
 /**
@@ -227,13 +308,18 @@ static int __init topdown_init(void)
 		pr_err("genl_register_family: %d\n", ret);
 		goto err_debugfs;
 	}
-	ret = td_hp_setup();
-	if (ret) {
-		pr_err("cpuhp_setup_state: %d\n", ret);
-		goto err_nl;
+	td_cpus_stopped(true);
+	if (start) {
+		ret = td_hp_setup();
+		if (ret) {
+			pr_err("cpuhp_setup_state: %d\n", ret);
+			goto err_nl;
+		}
+		td_started = true;
 	}
-	pr_info("level %u, interval %u ms, slice %u us%s%s%s%s\n", td_level,
-		td_interval_ms, td_slice_us,
+	pr_info("%s: level %u, interval %u ms, slice %u us%s%s%s%s\n",
+		start ? "started" : "loaded, stopped until started (tdnl start)",
+		td_level, td_interval_ms, td_slice_us,
 		td_forced_model ? ", model=" : "",
 		td_forced_model ? td_forced_model->name : "",
 		td_forced_atom_model ? ", atom_model=" : "",

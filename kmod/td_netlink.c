@@ -45,13 +45,14 @@ static u32 td_nl_state(const struct td_cpu *tc)
 		[TD_STATE_OK] = 0,
 		[TD_STATE_IDLE] = TOPDOWN_STATE_IDLE,
 		[TD_STATE_NOT_COUNTED] = TOPDOWN_STATE_NOT_COUNTED,
+		[TD_STATE_STOPPED] = TOPDOWN_STATE_STOPPED,
 	};
 	u32 f = flags[tc->state];
 
 	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
 	     tc->state == TD_STATE_NOT_COUNTED) && td_multiplexed(tc))
 		f |= TOPDOWN_STATE_MULTIPLEXED;
-	if (tc->state != TD_STATE_OFFLINE && tc->sample_core_wide)
+	if (!td_closed(tc) && tc->sample_core_wide)
 		f |= TOPDOWN_STATE_SMT_CORE;
 	return f;
 }
@@ -110,7 +111,7 @@ static int td_nl_put_counts(struct sk_buff *skb, const struct td_cpu *tc)
 		const struct td_counter *k = &tc->ctr[i];
 		struct nlattr *nest;
 
-		if (!k->event && tc->state != TD_STATE_OFFLINE)
+		if (!k->event && !td_closed(tc))
 			continue;	/* not opened with this SMT setting */
 		nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_COUNT);
 		if (!nest ||
@@ -277,7 +278,7 @@ static int td_nl_dump_sample(struct sk_buff *skb, struct netlink_callback *cb)
 
 static size_t td_nl_info_size(void)
 {
-	size_t size = nla_total_size(sizeof(TD_VERSION)) + 2 * nla_total_size(4);
+	size_t size = nla_total_size(sizeof(TD_VERSION)) + 3 * nla_total_size(4);
 	unsigned int i, j;
 
 	/*
@@ -382,7 +383,8 @@ static int td_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	if (nla_put_string(msg, TOPDOWN_A_INFO_VERSION, TD_VERSION) ||
 	    nla_put_u32(msg, TOPDOWN_A_INFO_LEVEL, READ_ONCE(td_level)) ||
 	    nla_put_u32(msg, TOPDOWN_A_INFO_INTERVAL_MS,
-			READ_ONCE(td_interval_ms)))
+			READ_ONCE(td_interval_ms)) ||
+	    nla_put_u32(msg, TOPDOWN_A_INFO_RUNNING, td_running()))
 		goto nospace;
 	for_each_possible_cpu(cpu)
 		if (td_nl_put_cpu(msg, td_cpu(cpu)))
@@ -403,14 +405,16 @@ static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[TOPDOWN_A_CONFIG_INTERVAL_MS];
 	struct nlattr *level = info->attrs[TOPDOWN_A_CONFIG_LEVEL];
-	u32 ms = 0, lvl = 0;
+	struct nlattr *run = info->attrs[TOPDOWN_A_CONFIG_RUNNING];
+	u32 ms = 0, lvl = 0, on = 0;
+	int ret;
 
 	if (!td_nl_capable(skb)) {
 		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
 		return -EPERM;
 	}
-	if (!ival && !level) {
-		NL_SET_ERR_MSG(info->extack, "nothing to set: give interval-ms and/or level");
+	if (!ival && !level && !run) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set: give interval-ms, level or running");
 		return -EINVAL;
 	}
 	/* check everything before changing anything */
@@ -430,18 +434,41 @@ static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
+	if (run) {
+		on = nla_get_u32(run);
+		if (on > 1) {
+			NL_SET_ERR_MSG_ATTR(info->extack, run,
+					    "running: must be 0 or 1");
+			return -EINVAL;
+		}
+	}
+	/* a stop first and a start last: neither opens what the other closes */
+	if (run && !on) {
+		ret = td_set_running(false);
+		if (ret)
+			goto run_err;
+	}
 	if (ival)
 		td_set_interval(ms);
 	if (level) {
-		int ret = td_set_level(lvl);
-
+		ret = td_set_level(lvl);
 		if (ret) {
 			NL_SET_ERR_MSG_ATTR(info->extack, level,
 					    "level: could not reopen the counters");
 			return ret;
 		}
 	}
+	if (run && on) {
+		ret = td_set_running(true);
+		if (ret)
+			goto run_err;
+	}
 	return 0;
+
+run_err:
+	NL_SET_ERR_MSG_ATTR(info->extack, run,
+			    "running: could not open or close the counters");
+	return ret;
 }
 
 static const struct nla_policy td_sample_policy[TOPDOWN_A_SAMPLE_CPU + 1] = {
@@ -451,6 +478,7 @@ static const struct nla_policy td_sample_policy[TOPDOWN_A_SAMPLE_CPU + 1] = {
 static const struct nla_policy td_config_policy[TOPDOWN_A_CONFIG_MAX + 1] = {
 	[TOPDOWN_A_CONFIG_INTERVAL_MS] = { .type = NLA_U32 },
 	[TOPDOWN_A_CONFIG_LEVEL] = { .type = NLA_U32 },
+	[TOPDOWN_A_CONFIG_RUNNING] = { .type = NLA_U32 },
 };
 
 /*

@@ -25,6 +25,7 @@ enum td_state {
 	TD_STATE_OK,
 	TD_STATE_IDLE,		/* the interval counted no slots */
 	TD_STATE_NOT_COUNTED,	/* a needed counter never ran in the interval */
+	TD_STATE_STOPPED,	/* the module holds no counters: not started */
 };
 
 /*
@@ -228,6 +229,15 @@ extern bool td_closing;
  */
 #define TD_MUX_BELOW_PPM	999000U
 
+/*
+ * Whether @tc's counters are all closed (offline, or the module stopped):
+ * its raw totals are then every opened event's, as they were at the close
+ */
+static inline bool td_closed(const struct td_cpu *tc)
+{
+	return tc->state == TD_STATE_OFFLINE || tc->state == TD_STATE_STOPPED;
+}
+
 static inline bool td_multiplexed(const struct td_cpu *tc)
 {
 	return tc->nr_sets > 1 || tc->mux_ppm < TD_MUX_BELOW_PPM;
@@ -238,6 +248,8 @@ const char *td_state_name(enum td_state s);
 const char *td_slots_from_name(enum td_slots_from from);
 int td_set_level(unsigned int level);
 void td_set_interval(unsigned int ms);
+int td_set_running(bool on);
+bool td_running(void);
 
 /* td_cpu.c */
 void td_cpu_kick_all(void);
@@ -245,6 +257,8 @@ int td_cpu_online(unsigned int cpu);
 int td_cpu_offline(unsigned int cpu);
 void td_cpu_init(struct td_cpu *tc, unsigned int cpu);
 void td_cpu_free(struct td_cpu *tc);
+void td_cpu_stopped(struct td_cpu *tc, bool stopped);
+void td_cpu_log_reset(void);
 size_t td_cpu_memory(void);
 
 /* td_netlink.c */

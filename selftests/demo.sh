@@ -38,8 +38,8 @@ $2 ~ /^CPU/ {
 }'
 
 echo
-echo "\$ insmod topdown.ko model=spr level=3 interval_ms=1000 pmu_type=<tdsim's type>"
-insmod "$TD_KO_DIR/topdown.ko" model=spr level=3 interval_ms=1000 \
+echo "\$ insmod topdown.ko start=1 model=spr level=3 interval_ms=1000 pmu_type=<tdsim's type>"
+insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr level=3 interval_ms=1000 \
 	pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)"
 sleep 2.2
 T=/sys/kernel/debug/topdown

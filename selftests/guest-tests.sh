@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 [ -n "${TD_KO_DIR:-}" ] || { echo "guest-tests: not in the VM (no TD_KO_DIR)" >&2; exit 2; }
 
 echo "# guest: $(uname -r), $(nproc) CPUs"
-for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/lifecycle.sh selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py}; do
+for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py}; do
 	echo "# --- $t"
 	start=$(date +%s.%N)
 	# a test that dies before its TAP lines must not pass unseen

@@ -125,7 +125,7 @@ def load_topdown(model, *td_args, pmu=True):
     (pmu_type=) or, pmu=False, on no PMU.  Returns "" when it loaded, else
     what insmod said."""
     sh("rmmod", "topdown")
-    args = [f"model={model}", *td_args]
+    args = ["start=1", f"model={model}", *td_args]
     if pmu:
         typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
         args.append(f"pmu_type={typ}")

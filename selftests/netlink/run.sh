@@ -28,7 +28,7 @@ fi
 unload() { rmmod topdown 2> /dev/null; rmmod tdsim 2> /dev/null; }
 unload
 if ! insmod "$TD_KO_DIR/tdsim.ko" model=spr ||
-   ! insmod "$TD_KO_DIR/topdown.ko" model=spr \
+   ! insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr \
 	pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" \
 	level="$TD_NL_LEVEL" interval_ms="$TD_NL_INTERVAL_MS"; then
 	echo "not ok 1 - netlink: tdsim and topdown load"

@@ -1032,7 +1032,7 @@ TEST_F(td, set_config)
 	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, 4));
 	EXPECT_STREQ("level: must be 1, 2 or 3", self->nl.ext);
 	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, -1));
-	EXPECT_STREQ("nothing to set: give interval-ms and/or level", self->nl.ext);
+	EXPECT_STREQ("nothing to set: give interval-ms, level or running", self->nl.ext);
 
 	/* a good interval with a bad level: nothing changes */
 	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, 500, 7));

@@ -39,7 +39,7 @@ tdsim_unload
 midr_part=$(awk '/^CPU part/ { print $NF; exit }' /proc/cpuinfo)
 check "QEMU's CPU is a Neoverse N1 (CPU part $midr_part)" [ "$midr_part" = 0xd0c ]
 check "the guest has an arm64 PMUv3 ($ARM_PMU)" [ -d $ARM_PMU ]
-check "loads with no parameters" insmod "$TD_KO_DIR/topdown.ko" interval_ms=100
+check "loads with no parameters" insmod "$TD_KO_DIR/topdown.ko" start=1 interval_ms=100
 for c in $cpus; do
 	check "cpu$c: model neoverse-n1 from its MIDR_EL1" [ "$(info_of "$c" model)" = neoverse-n1 ]
 	# N1 is cycle based: no slots; QEMU's PMU says none either (caps/slots 0)
@@ -72,7 +72,7 @@ rmmod topdown
 
 # The Neoverse N2 events are not QEMU's: each CPU says which one it lacks
 # (the first in the model's order), the kernel's sysfs list agrees.
-check "model=neoverse-n2 loads on QEMU's N1" insmod "$TD_KO_DIR/topdown.ko" model=neoverse-n2
+check "model=neoverse-n2 loads on QEMU's N1" insmod "$TD_KO_DIR/topdown.ko" start=1 model=neoverse-n2
 for c in $cpus; do
 	st=$(info_of "$c" state)
 	check "cpu$c: state names the event QEMU lacks ($st)" [ "$st" = "error -95 STALL_SLOT_FRONTEND" ]
@@ -91,7 +91,7 @@ PROFILES=("retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 heav
 for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex neoverse-n2+watchdog; do
 	wd=0
 	[[ $model == *+watchdog ]] && wd=1 model=${model%+watchdog}
-	if ! tdsim_load model=$model watchdog=$wd || ! insmod "$TD_KO_DIR/topdown.ko" model=$model \
+	if ! tdsim_load model=$model watchdog=$wd || ! insmod "$TD_KO_DIR/topdown.ko" start=1 model=$model \
 		pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100; then
 		t_fail "$model watchdog=$wd: tdsim and topdown load"
 		rmmod topdown 2> /dev/null
@@ -156,7 +156,7 @@ done
 prof="retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20"
 for pmmir in 1 0; do
 	if ! tdsim_load model=neoverse-n2 slots=6 pmmir=$pmmir ||
-		! insmod "$TD_KO_DIR/topdown.ko" model=neoverse-n2 \
+		! insmod "$TD_KO_DIR/topdown.ko" start=1 model=neoverse-n2 \
 		pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100; then
 		t_fail "slots=6 pmmir=$pmmir: tdsim and topdown load"
 		rmmod topdown 2> /dev/null

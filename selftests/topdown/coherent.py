@@ -875,7 +875,7 @@ def check_load_and_level(cpus):
     def load_attempt(k):
         sh("rmmod", "topdown")
         t0, t1, ok, seen = during(
-            cpus, ["insmod", f"{KO}/topdown.ko", "model=spr", f"pmu_type={typ}", "level=2",
+            cpus, ["insmod", f"{KO}/topdown.ko", "start=1", "model=spr", f"pmu_type={typ}", "level=2",
                    "interval_ms=200"],
             lambda s, t1: all(first_from(s[c], 1) for c in cpus), 3)
         out = [(ok, "insmod topdown model=spr level=2 interval_ms=200")]

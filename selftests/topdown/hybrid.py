@@ -45,7 +45,7 @@ def load(atom_model, *td_args, sim_args=(), raw=True):
     if raw and typ != "4":
         return f"tdsim raw=1 has type {typ}, not PERF_TYPE_RAW (4)"
     pmu = [] if raw else [f"pmu_type={typ}"]
-    r = sh("insmod", f"{ko}/topdown.ko", "model=spr", *pmu, *td_args)
+    r = sh("insmod", f"{ko}/topdown.ko", "start=1", "model=spr", *pmu, *td_args)
     return f"insmod topdown: {r.stderr.strip()}" if r.returncode else ""
 
 

@@ -14,7 +14,7 @@ td_load() {	# tdsim-args -- topdown-args
 	shift
 	td=("$@")
 	tdsim_load "${sim[@]}" || return 1
-	insmod "$TD_KO_DIR/topdown.ko" pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" "${td[@]}"
+	insmod "$TD_KO_DIR/topdown.ko" start=1 pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" "${td[@]}"
 }
 seq_of() { awk '$1 == "seq" { print $2 }' "$TD/cpu$1/info"; }
 state_of() { awk '$1 == "state" { $1 = ""; print substr($0, 2) }' "$TD/cpu$1/info"; }
@@ -30,7 +30,7 @@ check_err "interval_ms=5 is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" mo
 tdsim_unload
 
 # The guest CPU (QEMU TCG) is no model topdown knows: it loads and says so.
-check "loads on an unknown CPU without model=" insmod "$TD_KO_DIR/topdown.ko"
+check "loads on an unknown CPU without model=" insmod "$TD_KO_DIR/topdown.ko" start=1
 check "unknown CPU: state unsupported" [ "$(state_of 0)" = unsupported ]
 check "unknown CPU: dmesg names the CPU" bash -c 'dmesg | grep -q "topdown: cpu0: .*family.*is not supported"'
 check "unknown CPU: level1 is n/a, not numbers" grep -qx "retiring n/a" $TD/cpu0/level1
@@ -38,13 +38,13 @@ rmmod topdown
 
 # No PMU (this guest: QEMU TCG has none): topdown loads in state no-pmu.
 check "the guest has no hardware PMU (no cpu PMU in sysfs)" [ ! -e /sys/bus/event_source/devices/cpu ]
-check "no PMU: loads with model=spr on raw events" insmod "$TD_KO_DIR/topdown.ko" model=spr
+check "no PMU: loads with model=spr on raw events" insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr
 check "no PMU: state no-pmu ($(state_of 0))" [ "$(state_of 0)" = no-pmu ]
 check "no PMU: dmesg says so" bash -c 'dmesg | tail -5 | grep -q "topdown: cpu0: no PMU takes raw events (a VM without PMU passthrough?)"'
 check "no PMU: level1 is n/a" grep -qx "frontend_bound n/a" $TD/cpu0/level1
 check "no PMU: stats count the errors" awk '$1 == "errors" && $2 > 0 { f = 1 } END { exit !f }' $TD/stats
 rmmod topdown
-check "pmu_type of no PMU: loads" insmod "$TD_KO_DIR/topdown.ko" model=spr pmu_type=4242
+check "pmu_type of no PMU: loads" insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr pmu_type=4242
 check "pmu_type of no PMU: state no-pmu ($(state_of 0))" [ "$(state_of 0)" = no-pmu ]
 rmmod topdown
 
@@ -92,7 +92,7 @@ check "load/unload 20 times" [ "$ok" = 1 ]
 # faults: a counter that cannot be created is an error state, not numbers
 tdsim_load model=spr
 echo 1 > $TDSIM_DBG/fail_event_init
-insmod "$TD_KO_DIR/topdown.ko" model=spr pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100
+insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100
 sleep 0.3
 states="$(state_of 0)|$(state_of 1)"
 check "fail_event_init: one CPU in state 'error -5' ($states)" grep -q "error -5" <<<"$states"
@@ -100,7 +100,7 @@ check "fail_event_init: its level1 is n/a" bash -c "grep -l 'retiring n/a' $TD/c
 check "stats count the error" awk '$1 == "errors" && $2 >= 1 { f = 1 } END { exit !f }' $TD/stats
 rmmod topdown
 echo 1000000 > $TDSIM_DBG/fail_add
-insmod "$TD_KO_DIR/topdown.ko" model=spr pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100
+insmod "$TD_KO_DIR/topdown.ko" start=1 model=spr pmu_type="$(cat /sys/bus/event_source/devices/tdsim/type)" interval_ms=100
 sleep 0.5
 check "fail_add: never counted shows state not-counted" [ "$(state_of 0)" = not-counted ]
 check "fail_add: level1 is n/a" grep -qx "retiring n/a" $TD/cpu0/level1

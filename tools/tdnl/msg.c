@@ -16,7 +16,7 @@
 /* enum topdown_state, bit by bit, as the YNL spec names them */
 static const char * const state_names[] = {
 	"offline", "waiting", "idle", "unsupported", "no-pmu", "error",
-	"not-counted", "multiplexed", "smt-core",
+	"not-counted", "multiplexed", "smt-core", "stopped",
 };
 
 /**
@@ -207,6 +207,11 @@ int tdnl_parse_info(const struct nlmsghdr *nlh, struct tdnl_info *info)
 			if (check(a, MNL_TYPE_U32))
 				return -1;
 			info->interval_ms = mnl_attr_get_u32(a);
+			break;
+		case TOPDOWN_A_INFO_RUNNING:
+			if (check(a, MNL_TYPE_U32))
+				return -1;
+			info->running = mnl_attr_get_u32(a);
 			break;
 		case TOPDOWN_A_INFO_CPU:
 			if (check(a, MNL_TYPE_NESTED) || parse_cpu(a, info))

@@ -71,8 +71,9 @@ static void info_text(const struct tdnl_info *info)
 {
 	unsigned int i, j;
 
-	printf("topdown %s  level %u  interval %u ms\n", info->version,
-	       info->level, info->interval_ms);
+	printf("topdown %s  level %u  interval %u ms  %s\n", info->version,
+	       info->level, info->interval_ms,
+	       info->running ? "running" : "stopped (tdnl start)");
 	for (i = 0; i < info->nr_cpus; i++) {
 		const struct tdnl_cpu_info *c = &info->cpus[i];
 
@@ -103,8 +104,9 @@ static void info_json(const struct tdnl_info *info)
 
 	printf("{\"version\":");
 	json_str(info->version);
-	printf(",\"level\":%u,\"interval_ms\":%u,\"cpus\":[", info->level,
-	       info->interval_ms);
+	printf(",\"level\":%u,\"interval_ms\":%u,\"running\":%s,\"cpus\":[",
+	       info->level, info->interval_ms,
+	       info->running ? "true" : "false");
 	for (i = 0; i < info->nr_cpus; i++) {
 		const struct tdnl_cpu_info *c = &info->cpus[i];
 

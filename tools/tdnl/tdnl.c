@@ -2,7 +2,7 @@
 /*
  * tdnl: show and watch topdown.ko's per-CPU Top-Down analysis over
  * generic netlink, with the Level 3/4 memory nodes worked out from the raw
- * counts; change its interval and level.
+ * counts; start and stop it, change its interval and level.
  *
  *   tdnl [-j|--json] [--csv] COMMAND [ARGS]
  *
@@ -35,6 +35,8 @@ static void usage(FILE *f)
 		"  watch [-c CPULIST] [-n COUNT] each interval as it completes\n"
 		"  set interval MS               sampling interval, 10..60000 ms\n"
 		"  set level N                   deepest level counted, 1..3\n"
+		"  start                         open the counters (the module loads stopped)\n"
+		"  stop                          close them: the module holds no counter\n"
 		"  help                          this text\n"
 		"\n"
 		"Options:\n"
@@ -422,6 +424,10 @@ static int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "tdnl: watch: no CPU of the list exists\n");
 		goto out;
 	}
+	if (!info.running) {
+		fprintf(stderr, "tdnl: watch: topdown is stopped: start it with 'tdnl start'\n");
+		goto out;
+	}
 	/* nothing would ever come: say so rather than wait forever */
 	if (nopmu == sel) {
 		no_pmu();
@@ -463,13 +469,35 @@ out:
 	return ret;
 }
 
+/* one set-config with the attributes given (NULL: left as it is) */
+static int set_config(const unsigned long *interval, const unsigned long *level,
+		      const unsigned long *running)
+{
+	struct nlmsghdr *nlh;
+	struct tdnl_nl nl;
+	int ret;
+
+	ret = open_nl(&nl);
+	if (ret)
+		return ret;
+	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_SET_CONFIG, NLM_F_ACK);
+	if (interval)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_INTERVAL_MS, *interval);
+	if (level)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_LEVEL, *level);
+	if (running)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_RUNNING, *running);
+	if (tdnl_nl_talk(&nl, nlh, NULL, NULL))
+		ret = tdnl_nl_error(errno, "set-config");
+	tdnl_nl_close(&nl);
+	return ret;
+}
+
 static int cmd_set(int argc, char **argv)
 {
 	unsigned long interval = 0, level = 0;
 	bool has_interval = false, has_level = false;
-	struct nlmsghdr *nlh;
-	struct tdnl_nl nl;
-	int i, ret;
+	int i;
 
 	if (!argc)
 		return bad("set: what? interval MS or level N");
@@ -492,18 +520,26 @@ static int cmd_set(int argc, char **argv)
 			has_level = true;
 		}
 	}
-	ret = open_nl(&nl);
-	if (ret)
-		return ret;
-	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_SET_CONFIG, NLM_F_ACK);
-	if (has_interval)
-		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_INTERVAL_MS, interval);
-	if (has_level)
-		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_LEVEL, level);
-	if (tdnl_nl_talk(&nl, nlh, NULL, NULL))
-		ret = tdnl_nl_error(errno, "set-config");
-	tdnl_nl_close(&nl);
-	return ret;
+	return set_config(has_interval ? &interval : NULL,
+			  has_level ? &level : NULL, NULL);
+}
+
+static int cmd_start(int argc, char **argv)
+{
+	unsigned long on = 1;
+
+	if (argc)
+		return unexpected("start", argv[0]);
+	return set_config(NULL, NULL, &on);
+}
+
+static int cmd_stop(int argc, char **argv)
+{
+	unsigned long off = 0;
+
+	if (argc)
+		return unexpected("stop", argv[0]);
+	return set_config(NULL, NULL, &off);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -522,6 +558,8 @@ static const struct {
 	{ "show", cmd_show },
 	{ "watch", cmd_watch },
 	{ "set", cmd_set },
+	{ "start", cmd_start },
+	{ "stop", cmd_stop },
 	{ "help", cmd_help },
 };
 

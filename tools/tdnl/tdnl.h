@@ -54,6 +54,7 @@ struct tdnl_cpu_info {
 struct tdnl_info {
 	char version[32];
 	unsigned int level, interval_ms;
+	unsigned int running;			/* 1: started, 0: stopped */
 	struct tdnl_cpu_info *cpus;
 	unsigned int nr_cpus;
 	struct tdnl_model *models;

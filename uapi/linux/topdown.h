@@ -31,9 +31,13 @@
  * sample's fractions.  Totals continue across CPU hotplug, so a listener
  * that missed intervals takes the difference of two totals.
  *
- * TOPDOWN_CMD_SET_CONFIG sets the interval (10..60000 ms) and/or the level
- * (1..3); a bad value is refused with EINVAL and an extack message naming
- * the attribute, and nothing changes.
+ * TOPDOWN_CMD_SET_CONFIG sets the interval (10..60000 ms), the level (1..3)
+ * and/or whether the module counts (TOPDOWN_A_CONFIG_RUNNING 1 or 0); a bad
+ * value is refused with EINVAL and an extack message naming the attribute,
+ * and nothing changes.  The module loads stopped (unless its start=1
+ * parameter is given): it holds no counter, every CPU's state is
+ * TOPDOWN_STATE_STOPPED, and the family's autoload by any user's lookup
+ * takes nothing.
  *
  * TOPDOWN_CMD_SAMPLE_NTF, in the same form as a GET_SAMPLE reply, goes to
  * the multicast group "samples" (TOPDOWN_MCGRP_SAMPLES) from each CPU at
@@ -61,6 +65,7 @@
  * @TOPDOWN_STATE_NOT_COUNTED: A needed counter never ran in the interval; no fractions.
  * @TOPDOWN_STATE_MULTIPLEXED: Some counter ran for only part of the interval (scaled).
  * @TOPDOWN_STATE_SMT_CORE: The formulas took AnyThread (SMT core-wide) counts; absent: per thread.
+ * @TOPDOWN_STATE_STOPPED: The module is stopped (loaded, not started): it holds no counters.
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
@@ -72,6 +77,7 @@ enum topdown_state {
 	TOPDOWN_STATE_NOT_COUNTED = 64,
 	TOPDOWN_STATE_MULTIPLEXED = 128,
 	TOPDOWN_STATE_SMT_CORE = 256,
+	TOPDOWN_STATE_STOPPED = 512,
 };
 
 /**
@@ -155,6 +161,7 @@ enum topdown_a_cpu_info {
  * @TOPDOWN_A_INFO_INTERVAL_MS: (u32) Sampling interval in milliseconds.
  * @TOPDOWN_A_INFO_CPU: (nest of cpu-info, repeated) One per possible CPU.
  * @TOPDOWN_A_INFO_MODEL: (nest of model, repeated) Every model the module knows.
+ * @TOPDOWN_A_INFO_RUNNING: (u32) 1 while the counters are open (started), 0 while stopped.
  * @__TOPDOWN_A_INFO_MAX: One more than the last.
  * @TOPDOWN_A_INFO_MAX: The last.
  */
@@ -164,6 +171,7 @@ enum topdown_a_info {
 	TOPDOWN_A_INFO_INTERVAL_MS,
 	TOPDOWN_A_INFO_CPU,
 	TOPDOWN_A_INFO_MODEL,
+	TOPDOWN_A_INFO_RUNNING,
 
 	__TOPDOWN_A_INFO_MAX,
 	TOPDOWN_A_INFO_MAX = (__TOPDOWN_A_INFO_MAX - 1)
@@ -297,12 +305,14 @@ enum topdown_a_sample {
  * enum topdown_a_config - attributes: What set-config may change.
  * @TOPDOWN_A_CONFIG_INTERVAL_MS: (u32) Sampling interval, 10 to 60000 ms.
  * @TOPDOWN_A_CONFIG_LEVEL: (u32) Deepest level counted, 1 to 3.
+ * @TOPDOWN_A_CONFIG_RUNNING: (u32) 1: start counting (open the counters); 0: stop (close them).
  * @__TOPDOWN_A_CONFIG_MAX: One more than the last.
  * @TOPDOWN_A_CONFIG_MAX: The last.
  */
 enum topdown_a_config {
 	TOPDOWN_A_CONFIG_INTERVAL_MS = 1,
 	TOPDOWN_A_CONFIG_LEVEL,
+	TOPDOWN_A_CONFIG_RUNNING,
 
 	__TOPDOWN_A_CONFIG_MAX,
 	TOPDOWN_A_CONFIG_MAX = (__TOPDOWN_A_CONFIG_MAX - 1)
@@ -312,7 +322,7 @@ enum topdown_a_config {
  * enum topdown_cmd - commands
  * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, CPUs and models.
  * @TOPDOWN_CMD_GET_SAMPLE: One CPU's latest interval (do), or every possible CPU's (dump).
- * @TOPDOWN_CMD_SET_CONFIG: Change the interval and/or the level.
+ * @TOPDOWN_CMD_SET_CONFIG: Change the interval, the level and/or whether the module counts.
  * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed.
  * @__TOPDOWN_CMD_MAX: One more than the last.
  * @TOPDOWN_CMD_MAX: The last.
