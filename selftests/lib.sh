@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the shell tests: TAP-style "ok N - name" lines that
-# `make check` counts, and small assertions.  Source it, then call t_done.
+# `make check` counts, and small assertions.  Source it, then end with
+# t_done, whose status is the test's (kselftest's: 1 after a failure, 4
+# when every test skipped).
 
 TD_T=0
 TD_FAILED=0
+TD_SKIPPED=0
 TD_PREFIX=${TD_PREFIX:-$(basename "$0" .sh)}
 
 t_ok()   { TD_T=$((TD_T + 1)); echo "ok $TD_T - $TD_PREFIX: $*"; }
 t_fail() { TD_T=$((TD_T + 1)); TD_FAILED=$((TD_FAILED + 1)); echo "not ok $TD_T - $TD_PREFIX: $*"; }
-t_skip() { TD_T=$((TD_T + 1)); echo "ok $TD_T - $TD_PREFIX: $1 # SKIP $2"; }
+t_skip() { TD_T=$((TD_T + 1)); TD_SKIPPED=$((TD_SKIPPED + 1)); echo "ok $TD_T - $TD_PREFIX: $1 # SKIP $2"; }
 t_info() { echo "# $*"; }
 
 # check "name" cmd...: one test, passes when cmd exits 0
@@ -33,8 +36,9 @@ check_err() {
 }
 
 t_done() {
-	echo "# $TD_PREFIX: $((TD_T - TD_FAILED)) passed, $TD_FAILED failed"
-	[ "$TD_FAILED" -eq 0 ]
+	echo "# $TD_PREFIX: $((TD_T - TD_FAILED - TD_SKIPPED)) passed, $TD_FAILED failed, $TD_SKIPPED skipped"
+	[ "$TD_FAILED" -eq 0 ] || return 1
+	[ "$TD_SKIPPED" -lt "$TD_T" ] || return 4
 }
 
 # Modules: the VM runner sets TD_KO_DIR.

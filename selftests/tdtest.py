@@ -6,6 +6,7 @@ profile should give back.  A test imports it with
 """
 import os
 import subprocess
+import sys
 import time
 
 KO = os.environ.get("TD_KO_DIR", "")	# set by selftests/vm/run in the guest
@@ -44,7 +45,9 @@ L4 = ["mem_bandwidth", "mem_latency"]
 
 
 class Tap:
-    """prints "ok N - <prefix>: name" / "not ok ..." and the summary line"""
+    """prints "ok N - <prefix>: name" / "not ok ..." and the summary line;
+    the test's exit status is kselftest's: 1 after a failure, 4 when it
+    skipped everything, else 0"""
 
     def __init__(self, prefix):
         self.prefix = prefix
@@ -58,7 +61,15 @@ class Tap:
         return ok
 
     def summary(self):
-        print(f"# {self.prefix}: {self.n - self.failed} passed, {self.failed} failed")
+        """the summary line, then exit: 1 after a failure, 4 when nothing ran"""
+        print(f"# {self.prefix}: {self.n - self.failed} passed, {self.failed} failed",
+              flush=True)
+        sys.exit(1 if self.failed else 0 if self.n else 4)
+
+    def skip_all(self, reason):
+        """nothing to test here: kselftest's skip, exit status 4"""
+        print(f"1..0 # SKIP {reason}", flush=True)
+        sys.exit(4)
 
 
 def sh(*cmd, timeout=60):

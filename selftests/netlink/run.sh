@@ -21,7 +21,7 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ uapi/linux/topdown.h -nt "$bin"
 		2> build/netlink/topdown_nl.log; then
 		echo "not ok 1 - netlink: topdown_nl builds (make lsrc for the harness?)"
 		sed 's/^/# /' build/netlink/topdown_nl.log
-		exit 0
+		exit 1
 	fi
 fi
 
@@ -33,9 +33,11 @@ if ! insmod "$TD_KO_DIR/tdsim.ko" model=spr ||
 	level="$TD_NL_LEVEL" interval_ms="$TD_NL_INTERVAL_MS"; then
 	echo "not ok 1 - netlink: tdsim and topdown load"
 	unload
-	exit 0
+	exit 1
 fi
 echo "# netlink: $(nproc) CPUs online, possible $(cat /sys/devices/system/cpu/possible)"
+# the kselftest harness's status: 1 after a failure, 4 when all skipped
 "./$bin"
+rc=$?
 unload
-exit 0
+exit $rc

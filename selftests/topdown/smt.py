@@ -254,13 +254,11 @@ def follow_sibling(cpus, want, sib):
 
 def main():
     if not os.path.exists("/sys/bus/event_source/devices") or not os.environ.get("TD_KO_DIR"):
-        print("1..0 # SKIP not in the VM")
-        return
+        tap.skip_all("not in the VM")
     cpus = all_cpus()
     sib = [c for c in siblings(0) if c != 0]
     if not sib:
-        print("1..0 # SKIP no SMT sibling of cpu0 (selftests/vm/run --threads 2)")
-        return
+        tap.skip_all("no SMT sibling of cpu0 (selftests/vm/run --threads 2)")
     ctl = open(f"{CPU}/smt/control").read().strip()
     tap(ctl == "on", f"cpu0's thread siblings {siblings(0)}, smt/control {ctl}")
     want = want_of(PROFILE)

@@ -9,6 +9,7 @@ out=build/unit
 mkdir -p "$out"
 harness=build/linux-source-6.12/tools/testing/selftests
 n=0
+rc=0
 for t in selftests/unit/*_test.c; do
 	name=$(basename "$t" .c)
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
@@ -24,8 +25,10 @@ for t in selftests/unit/*_test.c; do
 	if ! gcc -Wall -Werror -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I"$harness" -Iuapi -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"
 		sed 's/^/# /' "$out/$name.log"
+		rc=1
 		continue
 	fi
-	"$out/$name"
+	# the kselftest harness exits 1 after a failure
+	"$out/$name" || rc=1
 done
-exit 0
+exit $rc
