@@ -8,6 +8,7 @@
 #   make bench-accuracy  topdown.ko and perf stat on the same tdsim phases,
 #                   each interval against tdsim's truth, in a VM on 6.12
 #   make deps       apt-installs what is missing (idempotent)
+#   make ynl-gen    kmod/td_nl_gen.[ch] (policies, ops) anew from uapi/topdown.yaml
 #
 # On a machine with a real PMU, build against its own kernel:
 #   make modules KDIR=/lib/modules/$(uname -r)/build
@@ -32,7 +33,7 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 
-.PHONY: all modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
+.PHONY: all ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -55,6 +56,11 @@ modules:
 	@mkdir -p $(OBJ)
 	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
 	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
+
+# The kernel's netlink policies and ops from the YNL spec, by the kernel's
+# ynl-gen-c; selftests/netlink/spec.py checks that they are its output.
+ynl-gen: lsrc
+	/usr/bin/python3 selftests/netlink/spec.py --regen
 
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
 # the kselftest harness, perf's event tables and the YNL CLI.

@@ -1420,7 +1420,7 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
  */
 size_t td_cpu_memory(void)
 {
-	size_t sum = nr_cpu_ids * sizeof(struct td_cpu);
+	size_t sum = num_possible_cpus() * sizeof(struct td_cpu);
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {

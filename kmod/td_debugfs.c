@@ -226,7 +226,8 @@ static ssize_t td_interval_write(struct file *file, const char __user *ubuf,
 
 	ret = kstrtouint_from_user(ubuf, count, 10, &ms);
 	if (ret || ms < TD_INTERVAL_MIN_MS || ms > TD_INTERVAL_MAX_MS) {
-		pr_info("interval_ms: want 10..60000 ms; kept %u\n",
+		pr_info("interval_ms: want %u..%u ms; kept %u\n",
+			TD_INTERVAL_MIN_MS, TD_INTERVAL_MAX_MS,
 			READ_ONCE(td_interval_ms));
 		return -EINVAL;
 	}

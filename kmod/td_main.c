@@ -58,7 +58,13 @@ const struct td_model *td_forced_model, *td_forced_atom_model;
  */
 bool td_closing;
 
-static struct td_cpu *td_cpus;
+/*
+ * Each CPU's state in its own per-CPU memory: one allocation per possible
+ * CPU rather than one array of them all, which went past the largest
+ * kmalloc with a page allocator WARNING at 1024 possible CPUs (Debian
+ * builds NR_CPUS=8192); and a CPU's sampling touches only its own.
+ */
+static struct td_cpu __percpu *td_cpus;
 
 /*
  * protects td_hp_state, td_hp_active, td_started and td_exiting: a level
@@ -74,13 +80,13 @@ static void td_cpus_free(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		td_cpu_free(&td_cpus[cpu]);
-	kvfree(td_cpus);
+		td_cpu_free(per_cpu_ptr(td_cpus, cpu));
+	free_percpu(td_cpus);
 }
 
 struct td_cpu *td_cpu(unsigned int cpu)
 {
-	return &td_cpus[cpu];
+	return per_cpu_ptr(td_cpus, cpu);
 }
 
 const char *td_state_name(enum td_state s)
@@ -274,13 +280,14 @@ static int __init topdown_init(void)
 			return -EINVAL;
 		}
 	}
-	if (td_level < 1 || td_level > 3) {
-		pr_err("level=%u: must be 1, 2 or 3\n", td_level);
+	if (td_level < 1 || td_level > TOPDOWN_LEVEL_MAX) {
+		pr_err("level=%u: must be 1..%u\n", td_level, TOPDOWN_LEVEL_MAX);
 		return -EINVAL;
 	}
 	if (td_interval_ms < TD_INTERVAL_MIN_MS ||
 	    td_interval_ms > TD_INTERVAL_MAX_MS) {
-		pr_err("interval_ms=%u: must be 10..60000\n", td_interval_ms);
+		pr_err("interval_ms=%u: must be %u..%u\n", td_interval_ms,
+		       TD_INTERVAL_MIN_MS, TD_INTERVAL_MAX_MS);
 		return -EINVAL;
 	}
 	if (td_slice_us < TD_SLICE_MIN_US || td_slice_us > TD_SLICE_MAX_US) {
@@ -289,16 +296,11 @@ static int __init topdown_init(void)
 		return -EINVAL;
 	}
 
-	/*
-	 * About 4 KiB a CPU: past the largest kmalloc at 1024 possible CPUs
-	 * (insmod failed there with a page allocator WARNING), so vmalloc'd
-	 * where it must be.
-	 */
-	td_cpus = kvcalloc(nr_cpu_ids, sizeof(*td_cpus), GFP_KERNEL);
+	td_cpus = alloc_percpu(struct td_cpu);
 	if (!td_cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		td_cpu_init(&td_cpus[cpu], cpu);
+		td_cpu_init(per_cpu_ptr(td_cpus, cpu), cpu);
 
 	td_stats_init();
 	td_debugfs_init();

@@ -20,6 +20,7 @@
 #include <net/genetlink.h>
 #include "linux/topdown.h"
 #include "td_compat.h"
+#include "td_nl_gen.h"
 #include "topdown.h"
 
 static struct genl_family td_genl_family;
@@ -207,9 +208,24 @@ static size_t td_nl_sample_size(const struct td_cpu *tc)
 	       4 * nla_total_size(sizeof(u32));		/* sets, counted */
 }
 
-static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
+/* a possible CPU's number from @attr, or an extack naming it */
+static int td_nl_cpu_arg(const struct nlattr *attr, struct netlink_ext_ack *extack,
+			 u32 *cpu)
 {
-	struct nlattr *attr = info->attrs[TOPDOWN_A_SAMPLE_CPU];
+	if (!attr) {
+		NL_SET_ERR_MSG(extack, "missing attribute: cpu");
+		return -EINVAL;
+	}
+	*cpu = nla_get_u32(attr);
+	if (*cpu >= nr_cpu_ids || !cpu_possible(*cpu)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "cpu: not a possible CPU");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int topdown_nl_get_sample_doit(struct sk_buff *skb, struct genl_info *info)
+{
 	struct sk_buff *msg;
 	struct td_cpu *tc;
 	u32 cpu;
@@ -219,15 +235,9 @@ static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
 		return -EPERM;
 	}
-	if (!attr) {
-		NL_SET_ERR_MSG(info->extack, "missing attribute: cpu");
-		return -EINVAL;
-	}
-	cpu = nla_get_u32(attr);
-	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "cpu: not a possible CPU");
-		return -EINVAL;
-	}
+	ret = td_nl_cpu_arg(info->attrs[TOPDOWN_A_SAMPLE_CPU], info->extack, &cpu);
+	if (ret)
+		return ret;
 	tc = td_cpu(cpu);
 	mutex_lock(&tc->lock);
 	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
@@ -250,7 +260,8 @@ static int td_nl_get_sample(struct sk_buff *skb, struct genl_info *info)
  * a .start callback: 6.1 gives .start no extack, so its EPERM would come
  * without a message.
  */
-static int td_nl_dump_sample(struct sk_buff *skb, struct netlink_callback *cb)
+int topdown_nl_get_sample_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
 {
 	unsigned int cpu;
 
@@ -281,12 +292,6 @@ static size_t td_nl_info_size(void)
 	size_t size = nla_total_size(sizeof(TD_VERSION)) + 3 * nla_total_size(4);
 	unsigned int i, j;
 
-	/*
-	 * per possible CPU: nest, cpu, model name (at most 16), width, state,
-	 * slots-from
-	 */
-	size += num_possible_cpus() * (nla_total_size(0) + 4 * nla_total_size(4) +
-				       nla_total_size(16));
 	for (i = 0; i < td_nr_models; i++) {
 		const struct td_model *m = td_models[i];
 
@@ -340,33 +345,81 @@ static u32 td_nl_slots_from(enum td_slots_from from)
 	}
 }
 
-static int td_nl_put_cpu(struct sk_buff *skb, struct td_cpu *tc)
+/* one get-cpu message: a CPU's model, width, state */
+static int td_nl_fill_cpu(struct sk_buff *skb, struct td_cpu *tc, u32 portid,
+			  u32 seq, int flags)
 {
-	struct nlattr *nest;
-	int ret = -EMSGSIZE;
+	void *hdr;
 
+	hdr = genlmsg_put(skb, portid, seq, &td_genl_family, flags,
+			  TOPDOWN_CMD_GET_CPU);
+	if (!hdr)
+		return -EMSGSIZE;
 	mutex_lock(&tc->lock);
-	nest = nla_nest_start(skb, TOPDOWN_A_INFO_CPU);
-	if (!nest ||
-	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_CPU, tc->cpu) ||
+	if (nla_put_u32(skb, TOPDOWN_A_CPU_INFO_CPU, tc->cpu) ||
 	    (tc->model &&
 	     (nla_put_string(skb, TOPDOWN_A_CPU_INFO_MODEL, tc->model->name) ||
 	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_WIDTH, tc->model->width) ||
 	      nla_put_u32(skb, TOPDOWN_A_CPU_INFO_SLOTS_FROM,
 			  td_nl_slots_from(tc->slots_from)))) ||
-	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_STATE, td_nl_state(tc)))
-		goto unlock;
-	nla_nest_end(skb, nest);
-	ret = 0;
-unlock:
+	    nla_put_u32(skb, TOPDOWN_A_CPU_INFO_STATE, td_nl_state(tc))) {
+		mutex_unlock(&tc->lock);
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	mutex_unlock(&tc->lock);
-	return ret;
+	genlmsg_end(skb, hdr);
+	return 0;
 }
 
-static int td_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+int topdown_nl_get_cpu_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
-	unsigned int i, cpu;
+	u32 cpu;
+	int ret;
+
+	if (!td_nl_capable(skb)) {
+		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	ret = td_nl_cpu_arg(info->attrs[TOPDOWN_A_CPU_INFO_CPU], info->extack, &cpu);
+	if (ret)
+		return ret;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = td_nl_fill_cpu(msg, td_cpu(cpu), info->snd_portid, info->snd_seq, 0);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: the next CPU; a message per possible CPU, as get-sample's */
+int topdown_nl_get_cpu_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int cpu;
+
+	if (!td_nl_capable(cb->skb)) {
+		NL_SET_ERR_MSG(cb->extack, TD_EPERM_MSG);
+		return -EPERM;
+	}
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		if (td_nl_fill_cpu(skb, td_cpu(cpu), NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq, NLM_F_MULTI))
+			break;	/* full: this CPU goes first in the next skb */
+	}
+	cb->args[0] = cpu;
+	return skb->len;
+}
+
+int topdown_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	unsigned int i;
 	void *hdr;
 
 	if (!td_nl_capable(skb)) {
@@ -386,9 +439,6 @@ static int td_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 			READ_ONCE(td_interval_ms)) ||
 	    nla_put_u32(msg, TOPDOWN_A_INFO_RUNNING, td_running()))
 		goto nospace;
-	for_each_possible_cpu(cpu)
-		if (td_nl_put_cpu(msg, td_cpu(cpu)))
-			goto nospace;
 	for (i = 0; i < td_nr_models; i++)
 		if (td_nl_put_model(msg, td_models[i]))
 			goto nospace;
@@ -401,12 +451,16 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
+/*
+ * The values' ranges are the policy's (td_nl_gen.c, from the spec's
+ * checks): a value out of range never gets here, and nothing changed.
+ */
+int topdown_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[TOPDOWN_A_CONFIG_INTERVAL_MS];
 	struct nlattr *level = info->attrs[TOPDOWN_A_CONFIG_LEVEL];
 	struct nlattr *run = info->attrs[TOPDOWN_A_CONFIG_RUNNING];
-	u32 ms = 0, lvl = 0, on = 0;
+	bool on = run && nla_get_u32(run);
 	int ret;
 
 	if (!td_nl_capable(skb)) {
@@ -417,31 +471,6 @@ static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "nothing to set: give interval-ms, level or running");
 		return -EINVAL;
 	}
-	/* check everything before changing anything */
-	if (ival) {
-		ms = nla_get_u32(ival);
-		if (ms < TD_INTERVAL_MIN_MS || ms > TD_INTERVAL_MAX_MS) {
-			NL_SET_ERR_MSG_ATTR(info->extack, ival,
-					    "interval-ms: must be 10..60000");
-			return -EINVAL;
-		}
-	}
-	if (level) {
-		lvl = nla_get_u32(level);
-		if (lvl < 1 || lvl > 3) {
-			NL_SET_ERR_MSG_ATTR(info->extack, level,
-					    "level: must be 1, 2 or 3");
-			return -EINVAL;
-		}
-	}
-	if (run) {
-		on = nla_get_u32(run);
-		if (on > 1) {
-			NL_SET_ERR_MSG_ATTR(info->extack, run,
-					    "running: must be 0 or 1");
-			return -EINVAL;
-		}
-	}
 	/* a stop first and a start last: neither opens what the other closes */
 	if (run && !on) {
 		ret = td_set_running(false);
@@ -449,9 +478,9 @@ static int td_nl_set_config(struct sk_buff *skb, struct genl_info *info)
 			goto run_err;
 	}
 	if (ival)
-		td_set_interval(ms);
+		td_set_interval(nla_get_u32(ival));
 	if (level) {
-		ret = td_set_level(lvl);
+		ret = td_set_level(nla_get_u32(level));
 		if (ret) {
 			NL_SET_ERR_MSG_ATTR(info->extack, level,
 					    "level: could not reopen the counters");
@@ -471,45 +500,13 @@ run_err:
 	return ret;
 }
 
-static const struct nla_policy td_sample_policy[TOPDOWN_A_SAMPLE_CPU + 1] = {
-	[TOPDOWN_A_SAMPLE_CPU] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy td_config_policy[TOPDOWN_A_CONFIG_MAX + 1] = {
-	[TOPDOWN_A_CONFIG_INTERVAL_MS] = { .type = NLA_U32 },
-	[TOPDOWN_A_CONFIG_LEVEL] = { .type = NLA_U32 },
-	[TOPDOWN_A_CONFIG_RUNNING] = { .type = NLA_U32 },
-};
-
 /*
- * No policy on GET_INFO: a family with resv_start_op 0 then takes no
- * attribute at all.  Each command checks the capability itself, since
- * GENL_ADMIN_PERM would ask for CAP_NET_ADMIN.
+ * The policies and ops (td_nl_gen.c) are ynl-gen's, from the spec.  Each
+ * command checks the capability itself, since GENL_ADMIN_PERM would ask
+ * for CAP_NET_ADMIN.  The group is ours: ynl-gen's has no flags.
  */
-static const struct genl_ops td_genl_ops[] = {
-	{
-		.cmd	= TOPDOWN_CMD_GET_INFO,
-		.doit	= td_nl_get_info,
-	},
-	{
-		.cmd	= TOPDOWN_CMD_GET_SAMPLE,
-		.doit	= td_nl_get_sample,
-		.dumpit	= td_nl_dump_sample,
-		.policy	= td_sample_policy,
-		.maxattr = TOPDOWN_A_SAMPLE_CPU,
-	},
-	{
-		.cmd	= TOPDOWN_CMD_SET_CONFIG,
-		.doit	= td_nl_set_config,
-		.policy	= td_config_policy,
-		.maxattr = TOPDOWN_A_CONFIG_MAX,
-	},
-};
-
-enum { TD_MCGRP_SAMPLES };
-
 static const struct genl_multicast_group td_mcgrps[] = {
-	[TD_MCGRP_SAMPLES] = {
+	[TOPDOWN_NLGRP_SAMPLES] = {
 		.name = TOPDOWN_MCGRP_SAMPLES,
 		.flags = TD_MCGRP_FLAGS,
 	},
@@ -519,9 +516,11 @@ static struct genl_family td_genl_family __ro_after_init = {
 	.name		= TOPDOWN_FAMILY_NAME,
 	.version	= TOPDOWN_FAMILY_VERSION,
 	.netnsok	= false,
+	/* no genl_mutex: every command takes the locks it needs */
+	.parallel_ops	= true,
 	.module		= THIS_MODULE,
-	.ops		= td_genl_ops,
-	.n_ops		= ARRAY_SIZE(td_genl_ops),
+	.ops		= topdown_nl_ops,
+	.n_ops		= ARRAY_SIZE(topdown_nl_ops),
 	.mcgrps		= td_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(td_mcgrps),
 };
@@ -537,7 +536,7 @@ void td_nl_notify(struct td_cpu *tc)
 	struct sk_buff *msg;
 
 	if (!TD_CAN_NOTIFY ||
-	    !genl_has_listeners(&td_genl_family, &init_net, TD_MCGRP_SAMPLES))
+	    !genl_has_listeners(&td_genl_family, &init_net, TOPDOWN_NLGRP_SAMPLES))
 		return;
 	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
 	if (!msg)
@@ -546,7 +545,7 @@ void td_nl_notify(struct td_cpu *tc)
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_multicast(&td_genl_family, msg, 0, TD_MCGRP_SAMPLES, GFP_KERNEL);
+	genlmsg_multicast(&td_genl_family, msg, 0, TOPDOWN_NLGRP_SAMPLES, GFP_KERNEL);
 }
 
 /** td_nl_init() - register the family */

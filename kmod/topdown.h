@@ -8,11 +8,13 @@
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
+#include "linux/topdown.h"
 #include "td_reg.h"
 
 #define TD_VERSION	"0.5"
-#define TD_INTERVAL_MIN_MS	10
-#define TD_INTERVAL_MAX_MS	60000
+/* the limits are the YNL spec's, as its netlink policies (uapi header) */
+#define TD_INTERVAL_MIN_MS	TOPDOWN_INTERVAL_MIN_MS
+#define TD_INTERVAL_MAX_MS	TOPDOWN_INTERVAL_MAX_MS
 #define TD_SLICE_MIN_US		500
 #define TD_SLICE_MAX_US		100000
 

@@ -4,8 +4,14 @@
 (uapi/linux/topdown.h) describe the same family: the kernel's own YNL
 generator (linux-source-6.12 tools/net/ynl/ynl-gen-c.py) makes a header
 from the spec, and every enum constant and #define must have the same name
-and value in ours.  Also: the spec passes the genetlink JSON schema, and
-kernel-doc -Wall finds nothing undocumented in the header.
+and value in ours.  The kernel's policies and ops (kmod/td_nl_gen.c and .h,
+the ranges of the spec's checks as NLA_POLICY_RANGE) are ynl-gen-c's output
+for the spec, byte for byte.  Also: the spec passes the genetlink-legacy
+JSON schema (legacy for kernel-policy per-op: struct genl_ops, as 6.1 has
+no split ops), and kernel-doc -Wall finds nothing undocumented in the
+header.
+
+--regen writes kmod/td_nl_gen.c and .h anew from the spec (make ynl-gen).
 """
 import os
 import re
@@ -15,10 +21,13 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap  # noqa: E402
 
+REGEN = "--regen" in sys.argv[1:]
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 LSRC = f"{TOP}/build/linux-source-6.12"
 YNL = f"{LSRC}/tools/net/ynl"
-STAGE = f"{TOP}/build/ynl"	# specs/ + genetlink.yaml, as in the kernel tree
+STAGE = f"{TOP}/build/ynl"	# specs/ + the schema, as in the kernel tree
+SCHEMA = "genetlink-legacy.yaml"
+GEN = {"source": "kmod/td_nl_gen.c", "header": "kmod/td_nl_gen.h"}
 tap = Tap("netlink_spec")
 
 
@@ -48,7 +57,7 @@ def main():
     os.makedirs(f"{STAGE}/specs", exist_ok=True)
     # ynl-gen-c looks for the schema beside specs/ and for the tree's
     # MAINTAINERS above the spec; build/ynl stands in for the kernel tree
-    for link, target in (("genetlink.yaml", f"{LSRC}/Documentation/netlink/genetlink.yaml"),
+    for link, target in ((SCHEMA, f"{LSRC}/Documentation/netlink/{SCHEMA}"),
                          ("specs/topdown.yaml", f"{TOP}/uapi/topdown.yaml")):
         if os.path.lexists(f"{STAGE}/{link}"):
             os.remove(f"{STAGE}/{link}")
@@ -65,6 +74,22 @@ def main():
         f"ynl-gen-c.py makes a uapi header from the spec (rc {r.returncode}) {r.stderr[-300:]}")
     if r.returncode:
         return
+    # the kernel's policies and ops, as ynl-gen-c makes them
+    for mode, path in GEN.items():
+        out = f"{STAGE}/{os.path.basename(path)}"
+        r = subprocess.run([sys.executable, f"{YNL}/ynl-gen-c.py", "--mode", "kernel",
+                            f"--{mode}", "--spec", f"{STAGE}/specs/topdown.yaml",
+                            "-o", out], capture_output=True, text=True, timeout=120)
+        if not tap(r.returncode == 0, f"ynl-gen-c.py makes the kernel {mode} "
+                   f"(rc {r.returncode}) {r.stderr[-300:]}"):
+            continue
+        if REGEN:
+            os.replace(out, f"{TOP}/{path}")
+            print(f"# wrote {path}")
+            continue
+        same = os.path.exists(f"{TOP}/{path}") and open(out).read() == open(f"{TOP}/{path}").read()
+        tap(same, f"{path} is ynl-gen-c's output for the spec (make ynl-gen)")
+
     want = constants(open(gen).read())
     have = constants(open(f"{TOP}/uapi/linux/topdown.h").read())
     tap(len(want) > 50, f"the generated header has {len(want)} constants")
@@ -81,10 +106,10 @@ def main():
     try:
         from lib import SpecFamily
         SpecFamily(f"{TOP}/uapi/topdown.yaml",
-                   f"{LSRC}/Documentation/netlink/genetlink.yaml")
-        tap(True, "the spec passes Documentation/netlink/genetlink.yaml")
+                   f"{LSRC}/Documentation/netlink/{SCHEMA}")
+        tap(True, f"the spec passes Documentation/netlink/{SCHEMA}")
     except Exception as e:	# noqa: BLE001 - any failure is the test's
-        tap(False, f"the spec passes Documentation/netlink/genetlink.yaml ({e})")
+        tap(False, f"the spec passes Documentation/netlink/{SCHEMA} ({e})")
 
     r = subprocess.run([f"{LSRC}/scripts/kernel-doc", "-none", "-Wall",
                         f"{TOP}/uapi/linux/topdown.h"], capture_output=True, text=True)

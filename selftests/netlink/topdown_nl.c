@@ -54,6 +54,7 @@ struct nl {
 	unsigned int batches;	/* datagrams of the last request's replies */
 	char ext[256];		/* the last error's extack message, or "" */
 	int offs;		/* its NLMSGERR_ATTR_OFFS, or -1 */
+	int64_t pol_min, pol_max;	/* its NLMSGERR_ATTR_POLICY range, or -1 */
 	char *buf;		/* receive buffer */
 	size_t len;
 };
@@ -124,6 +125,9 @@ static ssize_t nl_recv(struct nl *nl, int flags)
 }
 
 /* The error of an NLMSG_ERROR or NLMSG_DONE; its extack into nl. */
+static void parse_nest(const struct nlattr *nest, const struct nlattr **tb);
+static int64_t get_u64(const struct nlattr *a);
+
 static int nl_error(struct nl *nl, const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
@@ -149,6 +153,13 @@ static int nl_error(struct nl *nl, const struct nlmsghdr *nlh)
 				 (const char *)mnl_attr_get_payload(a));
 		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_OFFS)
 			nl->offs = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_POLICY) {
+			const struct nlattr *p[TB_MAX];
+
+			parse_nest(a, p);
+			nl->pol_min = get_u64(p[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]);
+			nl->pol_max = get_u64(p[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
+		}
 	}
 	return err;
 }
@@ -163,6 +174,8 @@ static int nl_talk(struct nl *nl, struct nlmsghdr *req, reply_cb cb, void *data)
 {
 	nl->ext[0] = 0;
 	nl->offs = -1;
+	nl->pol_min = -1;
+	nl->pol_max = -1;
 	nl->batches = 0;
 	if (send(nl->fd, req, req->nlmsg_len, 0) < 0)
 		return -errno;
@@ -445,7 +458,8 @@ static bool levels_add_up(const struct sample *s)
 
 struct info {
 	const char *version;
-	int64_t level, interval_ms;
+	int64_t level, interval_ms, running;
+	unsigned int info_cpu_nests;	/* GET_INFO's: none since GET_CPU */
 	unsigned int nr_cpus, cpu_seen[MAX_CPUS];
 	unsigned int bad_cpu;		/* CPU nests without a valid cpu */
 	const char *cpu_model[MAX_CPUS];
@@ -466,24 +480,11 @@ static void parse_info(const struct nlmsghdr *nlh, struct info *in)
 	in->version = get_str(tb[TOPDOWN_A_INFO_VERSION]);
 	in->level = get_u32(tb[TOPDOWN_A_INFO_LEVEL]);
 	in->interval_ms = get_u32(tb[TOPDOWN_A_INFO_INTERVAL_MS]);
+	in->running = get_u32(tb[TOPDOWN_A_INFO_RUNNING]);
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		const struct nlattr *n[TB_MAX];
 
-		if (mnl_attr_get_type(a) == TOPDOWN_A_INFO_CPU) {
-			int64_t cpu;
-
-			parse_nest(a, n);
-			cpu = get_u32(n[TOPDOWN_A_CPU_INFO_CPU]);
-			in->nr_cpus++;
-			if (cpu < 0 || cpu >= MAX_CPUS) {
-				in->bad_cpu++;
-				continue;
-			}
-			in->cpu_seen[cpu]++;
-			in->cpu_model[cpu] = get_str(n[TOPDOWN_A_CPU_INFO_MODEL]);
-			in->cpu_width[cpu] = get_u32(n[TOPDOWN_A_CPU_INFO_WIDTH]);
-			in->cpu_state[cpu] = get_u32(n[TOPDOWN_A_CPU_INFO_STATE]);
-		}
+		in->info_cpu_nests += mnl_attr_get_type(a) == TOPDOWN_A_INFO_CPU;
 		if (mnl_attr_get_type(a) == TOPDOWN_A_INFO_MODEL) {
 			const char *name;
 
@@ -512,6 +513,50 @@ static void parse_info(const struct nlmsghdr *nlh, struct info *in)
 			}
 		}
 	}
+}
+
+/* one GET_CPU message (a dump's) into @data, a struct info */
+static int cpu_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TB_MAX];
+	struct info *in = data;
+	int64_t cpu;
+
+	if (genl_cmd(nlh) != TOPDOWN_CMD_GET_CPU) {
+		in->bad_cpu++;
+		return 0;
+	}
+	parse_genl(nlh, tb);
+	cpu = get_u32(tb[TOPDOWN_A_CPU_INFO_CPU]);
+	in->nr_cpus++;
+	if (cpu < 0 || cpu >= MAX_CPUS) {
+		in->bad_cpu++;
+		return 0;
+	}
+	in->cpu_seen[cpu]++;
+	/* the dump's messages are gone after the callback: a copy */
+	free((void *)in->cpu_model[cpu]);
+	in->cpu_model[cpu] = get_str(tb[TOPDOWN_A_CPU_INFO_MODEL]) ?
+			     strdup(get_str(tb[TOPDOWN_A_CPU_INFO_MODEL])) : NULL;
+	in->cpu_width[cpu] = get_u32(tb[TOPDOWN_A_CPU_INFO_WIDTH]);
+	in->cpu_state[cpu] = get_u32(tb[TOPDOWN_A_CPU_INFO_STATE]);
+	return 0;
+}
+
+/* every possible CPU's model, width and state: a GET_CPU dump into @in */
+static int dump_cpus(struct nl *nl, int family, struct info *in)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int c;
+
+	for (c = 0; c < MAX_CPUS; c++)
+		free((void *)in->cpu_model[c]);
+	memset(in->cpu_seen, 0, sizeof(in->cpu_seen));
+	memset(in->cpu_model, 0, sizeof(in->cpu_model));
+	in->nr_cpus = 0;
+	in->bad_cpu = 0;
+	return nl_talk(nl, nl_req(nl, buf, family, TOPDOWN_CMD_GET_CPU, NLM_F_DUMP),
+		       cpu_cb, in);
 }
 
 static int get_info(struct nl *nl, int family, struct reply *r)
@@ -768,8 +813,8 @@ TEST_F(td, family)
 	EXPECT_EQ(TOPDOWN_FAMILY_VERSION, f->version);
 	EXPECT_EQ(1, f->nr_grps);
 	EXPECT_LT(0, f->grp);
-	/* three commands; SAMPLE_NTF is a notification, no command */
-	EXPECT_EQ(3, f->nr_ops);
+	/* four commands; SAMPLE_NTF is a notification, no command */
+	EXPECT_EQ(4, f->nr_ops);
 	EXPECT_EQ(GENL_CMD_CAP_DO,
 		  f->op_flags[TOPDOWN_CMD_GET_INFO] & (GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP));
 	EXPECT_EQ(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP,
@@ -777,10 +822,15 @@ TEST_F(td, family)
 	EXPECT_EQ(GENL_CMD_CAP_DO,
 		  f->op_flags[TOPDOWN_CMD_SET_CONFIG] & (GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP));
 	EXPECT_EQ(0, f->op_flags[TOPDOWN_CMD_SAMPLE_NTF]);
+	EXPECT_EQ(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP,
+		  f->op_flags[TOPDOWN_CMD_GET_CPU] & (GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP));
 	EXPECT_EQ(1, family_listed(&self->nl));
 }
 
-/* 2: GET_INFO: configuration, one nest per possible CPU, the spr model */
+/*
+ * 2: GET_INFO: configuration, running, the spr model, no CPU (its size does
+ * not grow with them); a GET_CPU dump: every possible CPU once
+ */
 TEST_F(td, info)
 {
 	int c, nests = 0, models = 0, states = 0;
@@ -795,6 +845,9 @@ TEST_F(td, info)
 	EXPECT_LT(0, strlen(in.version));
 	EXPECT_EQ(self->level, in.level);
 	EXPECT_EQ(self->interval_ms, in.interval_ms);
+	EXPECT_EQ(1, in.running);
+	EXPECT_EQ(0, in.info_cpu_nests);
+	ASSERT_EQ(0, dump_cpus(&self->nl, self->f.id, &in));
 	EXPECT_EQ(0, in.bad_cpu);
 	EXPECT_EQ(self->nr_possible, in.nr_cpus);
 	/* counted over the CPUs, with the first one wrong logged */
@@ -1021,22 +1074,30 @@ TEST_F(td, set_config)
 	int i, n;
 
 	self->restore = true;
-	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, 9, -1));
-	EXPECT_STREQ("interval-ms: must be 10..60000", self->nl.ext);
+	/*
+	 * the policy's checks, from the spec: ERANGE (the core's errno for a
+	 * range), its message, the attribute, the range
+	 */
+	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, 9, -1));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
 	EXPECT_EQ(ATTR1_OFFS, self->nl.offs);
-	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, 60001, -1));
-	EXPECT_STREQ("interval-ms: must be 10..60000", self->nl.ext);
-	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, 0));
-	EXPECT_STREQ("level: must be 1, 2 or 3", self->nl.ext);
+	EXPECT_EQ(TOPDOWN_INTERVAL_MIN_MS, self->nl.pol_min);
+	EXPECT_EQ(TOPDOWN_INTERVAL_MAX_MS, self->nl.pol_max);
+	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, 60001, -1));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
+	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, -1, 0));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
 	EXPECT_EQ(ATTR1_OFFS, self->nl.offs);
-	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, 4));
-	EXPECT_STREQ("level: must be 1, 2 or 3", self->nl.ext);
+	EXPECT_EQ(1, self->nl.pol_min);
+	EXPECT_EQ(TOPDOWN_LEVEL_MAX, self->nl.pol_max);
+	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, -1, 4));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
 	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, -1));
 	EXPECT_STREQ("nothing to set: give interval-ms, level or running", self->nl.ext);
 
 	/* a good interval with a bad level: nothing changes */
-	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, 500, 7));
-	EXPECT_STREQ("level: must be 1, 2 or 3", self->nl.ext);
+	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, 500, 7));
+	EXPECT_STREQ("integer out of range", self->nl.ext);
 	EXPECT_EQ(ATTR1_OFFS + NLA_HDRLEN + 4, self->nl.offs);
 	ASSERT_EQ(0, get_info(&self->nl, self->f.id, &r));
 	parse_info(r.nlh, &in);
@@ -1127,15 +1188,26 @@ TEST_F(td, malformed)
 	EXPECT_EQ(-EINVAL, raw_talk(&self->nl, nlh));
 	EXPECT_STREQ("invalid attribute length", self->nl.ext);
 
-	/* GET_INFO has no policy: the core rejects every attribute */
+	/*
+	 * GET_INFO's policy has only the unused slot: the core rejects
+	 * every attribute, up to it as unsupported, past it as unknown
+	 */
 	nlh = nl_req(&self->nl, buf, self->f.id, TOPDOWN_CMD_GET_INFO, 0);
 	mnl_attr_put_u32(nlh, TOPDOWN_A_INFO_VERSION, 1);
 	EXPECT_EQ(-EINVAL, raw_talk(&self->nl, nlh));
-	EXPECT_STREQ("Attribute failed policy validation", self->nl.ext);
+	EXPECT_STREQ("Unsupported attribute", self->nl.ext);
 	nlh = nl_req(&self->nl, buf, self->f.id, TOPDOWN_CMD_GET_INFO, 0);
-	mnl_attr_put_u32(nlh, TOPDOWN_A_INFO_LEVEL, 2);
+	mnl_attr_put_u32(nlh, TOPDOWN_A_INFO_MODEL, 2);
 	EXPECT_EQ(-EINVAL, raw_talk(&self->nl, nlh));
 	EXPECT_STREQ("Unknown attribute type", self->nl.ext);
+	/* GET_CPU: a missing or impossible CPU */
+	nlh = nl_req(&self->nl, buf, self->f.id, TOPDOWN_CMD_GET_CPU, 0);
+	EXPECT_EQ(-EINVAL, raw_talk(&self->nl, nlh));
+	EXPECT_STREQ("missing attribute: cpu", self->nl.ext);
+	nlh = nl_req(&self->nl, buf, self->f.id, TOPDOWN_CMD_GET_CPU, 0);
+	mnl_attr_put_u32(nlh, TOPDOWN_A_CPU_INFO_CPU, MAX_CPUS);
+	EXPECT_EQ(-EINVAL, raw_talk(&self->nl, nlh));
+	EXPECT_STREQ("cpu: not a possible CPU", self->nl.ext);
 
 	/* unknown commands, and dumps of do-only commands */
 	nlh = nl_req(&self->nl, buf, self->f.id, 99, 0);
@@ -1265,9 +1337,9 @@ TEST_F(td, netns)
 }
 
 /*
- * 10: many possible CPUs (boot with possible_cpus=1024): GET_INFO is one
- * message; the dump spans several batches and still gives each CPU once,
- * in order.
+ * 10: many possible CPUs (boot with possible_cpus=1024 or more): GET_INFO
+ * is one small message; the dumps span several batches and still give each
+ * CPU once, in order.
  */
 TEST_F(td, scale)
 {
@@ -1281,9 +1353,15 @@ TEST_F(td, scale)
 	EXPECT_EQ(1, self->nl.batches);
 	EXPECT_EQ(0, r.nlh->nlmsg_flags & NLM_F_MULTI);
 	parse_info(r.nlh, &in);
-	EXPECT_EQ(self->nr_possible, in.nr_cpus);
+	EXPECT_EQ(0, in.info_cpu_nests);
+	/* every model's events (10 KB), nothing per CPU */
+	EXPECT_GT(16384, r.nlh->nlmsg_len);
 	ksft_print_msg("%d possible CPUs: GET_INFO is %u bytes\n",
 		       self->nr_possible, r.nlh->nlmsg_len);
+	ASSERT_EQ(0, dump_cpus(&self->nl, self->f.id, &in));
+	EXPECT_EQ(self->nr_possible, in.nr_cpus);
+	EXPECT_EQ(0, in.bad_cpu);
+	ksft_print_msg("the GET_CPU dump came in %u batches\n", self->nl.batches);
 
 	ASSERT_EQ(0, dump_samples(&self->nl, self->f.id, &d));
 	batches = self->nl.batches;
@@ -1293,7 +1371,7 @@ TEST_F(td, scale)
 	ksft_print_msg("the dump came in %u batches\n", batches);
 	reply_free(&r);
 	if (batches < 2)
-		SKIP(return, "the dump fit in one batch: boot with possible_cpus=1024");
+		SKIP(return, "the dump fit in one batch: boot with possible_cpus=8192");
 }
 
 TEST_HARNESS_MAIN

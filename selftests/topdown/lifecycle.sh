@@ -25,7 +25,7 @@ T=$(cat /sys/bus/event_source/devices/tdsim/type)
 check_err "unknown model= is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=p4 pmu_type="$T"
 check "dmesg names model=" bash -c 'dmesg | tail -3 | grep -q "model=p4: unknown model"'
 check_err "level=4 is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=spr level=4 pmu_type="$T"
-check "dmesg names level=" bash -c 'dmesg | tail -3 | grep -q "level=4: must be 1, 2 or 3"'
+check "dmesg names level=" bash -c 'dmesg | tail -3 | grep -q "level=4: must be 1..3"'
 check_err "interval_ms=5 is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=spr interval_ms=5 pmu_type="$T"
 tdsim_unload
 

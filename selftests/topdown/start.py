@@ -9,8 +9,8 @@ start needs CAP_PERFMON or CAP_SYS_ADMIN: an unprivileged `tdnl start` gets
 EPERM and changes nothing; CAP_PERFMON alone starts it.  Started, it holds
 the level's events on every CPU and says so in dmesg once per model; stopped
 again, none, with the totals kept and going on at the next start.  A level
-set while stopped is taken at the start.  set-config running=2 is EINVAL
-with the attribute named.  start=1 counts from the load.
+set while stopped is taken at the start.  set-config running=2 is ERANGE
+by the policy, the extack naming the attribute and its range.  start=1 counts from the load.
 
 And the autoload: with the module installed (a modules tree of its own,
 depmod'ed, that the kernel's modprobe helper is pointed at), an
@@ -30,7 +30,7 @@ from tdtest import (TD, Tap, dmesg_mark, dmesg_since, read_kv,  # noqa: E402
 tap = Tap("topdown_start")
 KO = os.environ.get("TD_KO_DIR", "")
 CLI = "build/linux-source-6.12/tools/net/ynl/cli.py"
-SCHEMA = "build/linux-source-6.12/Documentation/netlink/genetlink.yaml"
+SCHEMA = "build/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml"
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all"]
 PERFMON = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
@@ -161,8 +161,10 @@ def stop_and_totals(cpus):
     r = sh("/usr/bin/python3", CLI, "--spec", "uapi/topdown.yaml", "--schema", SCHEMA,
            "--do", "set-config", "--json", '{"running": 2}')
     out = r.stdout + r.stderr
-    tap(r.returncode != 0 and "running: must be 0 or 1" in out and "Invalid argument" in out,
-        f"set-config running=2: EINVAL with the extack naming running ({out.strip()[-160:]})")
+    tap(r.returncode != 0 and "integer out of range" in out and ".running" in out and
+        "'max-value': 1" in out and "out of range" in out,
+        f"set-config running=2: ERANGE, the extack naming running and its range "
+        f"({out.strip()[-160:]})")
     tap(held() == want and running() == "1", f"... and nothing changed (held {held()})")
     with open(f"{TD}/running", "w") as f:
         f.write("0\n")

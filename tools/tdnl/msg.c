@@ -140,7 +140,14 @@ static int parse_model(const struct nlattr *nest, struct tdnl_info *info)
 	return 0;
 }
 
-static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
+/**
+ * tdnl_parse_cpu() - a GET_CPU reply (one of a dump's): a CPU added to @info
+ * @nlh:  the message
+ * @info: where the CPUs go
+ *
+ * Return: 0, or -1 with errno set (EBADMSG, ENOMEM).
+ */
+int tdnl_parse_cpu(const struct nlmsghdr *nlh, struct tdnl_info *info)
 {
 	struct tdnl_cpu_info *c;
 	const struct nlattr *a;
@@ -148,7 +155,7 @@ static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
 	c = append((void **)&info->cpus, &info->nr_cpus, sizeof(*c));
 	if (!c)
 		return -1;
-	mnl_attr_for_each_nested(a, nest) {
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		switch (mnl_attr_get_type(a)) {
 		case TOPDOWN_A_CPU_INFO_CPU:
 			if (check(a, MNL_TYPE_U32))
@@ -181,7 +188,7 @@ static int parse_cpu(const struct nlattr *nest, struct tdnl_info *info)
 }
 
 /**
- * tdnl_parse_info() - a GET_INFO reply
+ * tdnl_parse_info() - a GET_INFO reply (the CPUs are GET_CPU's)
  * @nlh:  the message
  * @info: out; free with tdnl_free_info(), also after an error
  *
@@ -212,10 +219,6 @@ int tdnl_parse_info(const struct nlmsghdr *nlh, struct tdnl_info *info)
 			if (check(a, MNL_TYPE_U32))
 				return -1;
 			info->running = mnl_attr_get_u32(a);
-			break;
-		case TOPDOWN_A_INFO_CPU:
-			if (check(a, MNL_TYPE_NESTED) || parse_cpu(a, info))
-				return -1;
 			break;
 		case TOPDOWN_A_INFO_MODEL:
 			if (check(a, MNL_TYPE_NESTED) || parse_model(a, info))

@@ -29,27 +29,76 @@
 #define TDNL_BATCH		32
 #define TDNL_SLOT		(TDNL_BUF_SIZE / TDNL_BATCH)
 
+/* what the kernel's extended ack said of a request */
+struct tdnl_ext {
+	char msg[256];		/* its message; "" when none */
+	unsigned int attr;	/* the type of the attribute it named; 0: none */
+	bool range;		/* the policy's range of that attribute: */
+	uint64_t min, max;
+};
+
 struct tdnl_req {
 	tdnl_cb_t cb;
 	void *data;
-	char msg[256];		/* the kernel's extack message, if any */
+	struct tdnl_ext ext;
+	/* the request as sent (NETLINK_CAP_ACK: the error does not echo it) */
+	char sent[512];
+	uint32_t sent_len;
 };
 
-/* the kernel's message of the last failed request; "" when none */
-static char tdnl_ext_msg[256];
+/* of the last failed request */
+static struct tdnl_ext tdnl_ext;
 
+/* a policy's unsigned range (NLMSGERR_ATTR_POLICY), as a failed check gives it */
+static void policy_range(const struct nlattr *nest, struct tdnl_ext *ext)
+{
+	const struct nlattr *a;
+	unsigned int seen = 0;
+
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+			continue;
+		if (mnl_attr_get_type(a) == NL_POLICY_TYPE_ATTR_MIN_VALUE_U) {
+			ext->min = mnl_attr_get_u64(a);
+			seen |= 1;
+		} else if (mnl_attr_get_type(a) == NL_POLICY_TYPE_ATTR_MAX_VALUE_U) {
+			ext->max = mnl_attr_get_u64(a);
+			seen |= 2;
+		}
+	}
+	ext->range = seen == 3;
+}
+
+/* NLMSGERR_ATTR_OFFS points into the request, as sent */
 static void extack(const struct nlmsghdr *nlh, unsigned int off,
 		   struct tdnl_req *req)
 {
+	const char *req_msg = req->sent;
+	uint32_t req_len = req->sent_len;
 	const struct nlattr *a;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
 	mnl_attr_for_each(a, nlh, off) {
-		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0) {
-			snprintf(req->msg, sizeof(req->msg), "%s",
-				 mnl_attr_get_str(a));
+		switch (mnl_attr_get_type(a)) {
+		case NLMSGERR_ATTR_MSG:
+			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+				snprintf(req->ext.msg, sizeof(req->ext.msg), "%s",
+					 mnl_attr_get_str(a));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0 && req_msg &&
+			    mnl_attr_get_u32(a) + sizeof(struct nlattr) <= req_len) {
+				const struct nlattr *bad = (const void *)
+					(req_msg + mnl_attr_get_u32(a));
+
+				req->ext.attr = mnl_attr_get_type(bad);
+			}
+			break;
+		case NLMSGERR_ATTR_POLICY:
+			if (mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
+				policy_range(a, &req->ext);
+			break;
 		}
 	}
 }
@@ -69,9 +118,9 @@ static int err_cb(const struct nlmsghdr *nlh, void *data)
 		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
 	extack(nlh, off, req);
 	if (!err->error) {
-		if (req->msg[0])	/* an ack with a warning */
-			fprintf(stderr, "Warning: %s%s\n", req->msg,
-				req->msg[strlen(req->msg) - 1] == '.' ? "" : ".");
+		if (req->ext.msg[0])	/* an ack with a warning */
+			fprintf(stderr, "Warning: %s%s\n", req->ext.msg,
+				req->ext.msg[strlen(req->ext.msg) - 1] == '.' ? "" : ".");
 		return MNL_CB_STOP;
 	}
 	errno = -err->error;
@@ -154,7 +203,9 @@ int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
 	ssize_t len;
 	int ret;
 
-	tdnl_ext_msg[0] = '\0';
+	memset(&tdnl_ext, 0, sizeof(tdnl_ext));
+	req.sent_len = nlh->nlmsg_len < sizeof(req.sent) ? nlh->nlmsg_len : sizeof(req.sent);
+	memcpy(req.sent, nlh, req.sent_len);
 	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	do {
@@ -167,7 +218,7 @@ int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
 	if (ret < 0) {
 		int err = errno;
 
-		memcpy(tdnl_ext_msg, req.msg, sizeof(tdnl_ext_msg));
+		tdnl_ext = req.ext;
 		errno = err;
 		return -1;
 	}
@@ -183,18 +234,47 @@ int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
  */
 int tdnl_nl_error(int err, const char *what)
 {
-	const char *m = tdnl_ext_msg;
+	return tdnl_nl_error_attrs(err, what, NULL, 0);
+}
 
-	if (err == ENOENT && !m[0])	/* the family went away */
+/**
+ * tdnl_nl_error_attrs() - tdnl_nl_error(), naming the attribute the kernel named
+ * @err:   its errno
+ * @what:  what tdnl was doing, for the plain errno case
+ * @names: the request's attribute names by type (NULL: none)
+ * @n:     how many
+ *
+ * A policy's check gives only its message ("integer out of range"), the
+ * attribute and the range: "Error: level: integer out of range (1..3).".
+ *
+ * Return: the exit status, TDNL_EXIT_ERR.
+ */
+int tdnl_nl_error_attrs(int err, const char *what, const char *const *names,
+			unsigned int n)
+{
+	const struct tdnl_ext *x = &tdnl_ext;
+	const char *m = x->msg;
+	size_t len = strlen(m);
+
+	if (err == ENOENT && !m[0]) {	/* the family went away */
 		fprintf(stderr, "tdnl: the topdown module is not loaded (no generic netlink family \"%s\")\n",
 			TOPDOWN_FAMILY_NAME);
-	else if (err == EPERM)
+	} else if (err == EPERM) {
 		fprintf(stderr, "tdnl: permission denied: topdown needs CAP_PERFMON or CAP_SYS_ADMIN\n");
-	else if (m[0])
-		fprintf(stderr, "Error: %s%s\n", m,
-			m[strlen(m) - 1] == '.' ? "" : ".");
-	else
+	} else if (m[0]) {
+		fputs("Error: ", stderr);
+		/* the module's own messages name it already */
+		if (names && x->attr < n && names[x->attr] &&
+		    strncmp(m, names[x->attr], strlen(names[x->attr])))
+			fprintf(stderr, "%s: ", names[x->attr]);
+		fprintf(stderr, "%.*s", (int)(m[len - 1] == '.' ? len - 1 : len), m);
+		if (x->range)
+			fprintf(stderr, " (%llu..%llu)", (unsigned long long)x->min,
+				(unsigned long long)x->max);
+		fputs(".\n", stderr);
+	} else {
 		fprintf(stderr, "tdnl: %s: %s\n", what, strerror(err));
+	}
 	return TDNL_EXIT_ERR;
 }
 

@@ -165,12 +165,21 @@ static int info_cb(const struct nlmsghdr *nlh, void *data)
 	return tdnl_parse_info(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
+static int cpu_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return tdnl_parse_cpu(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/* the module's configuration and models, then a dump of its CPUs */
 static int get_info(struct tdnl_nl *nl, struct tdnl_info *info)
 {
 	struct nlmsghdr *nlh = tdnl_nl_msg(nl, TOPDOWN_CMD_GET_INFO, NLM_F_ACK);
 
 	if (tdnl_nl_talk(nl, nlh, info_cb, info))
 		return tdnl_nl_error(errno, "get-info");
+	nlh = tdnl_nl_msg(nl, TOPDOWN_CMD_GET_CPU, NLM_F_DUMP);
+	if (tdnl_nl_talk(nl, nlh, cpu_cb, info))
+		return tdnl_nl_error(errno, "get-cpu");
 	return 0;
 }
 
@@ -469,6 +478,13 @@ out:
 	return ret;
 }
 
+/* set-config's attributes as the spec names them, for the kernel's errors */
+static const char *const config_names[] = {
+	[TOPDOWN_A_CONFIG_INTERVAL_MS] = "interval-ms",
+	[TOPDOWN_A_CONFIG_LEVEL] = "level",
+	[TOPDOWN_A_CONFIG_RUNNING] = "running",
+};
+
 /* one set-config with the attributes given (NULL: left as it is) */
 static int set_config(const unsigned long *interval, const unsigned long *level,
 		      const unsigned long *running)
@@ -488,7 +504,8 @@ static int set_config(const unsigned long *interval, const unsigned long *level,
 	if (running)
 		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_RUNNING, *running);
 	if (tdnl_nl_talk(&nl, nlh, NULL, NULL))
-		ret = tdnl_nl_error(errno, "set-config");
+		ret = tdnl_nl_error_attrs(errno, "set-config", config_names,
+					  ARRAY_SIZE(config_names));
 	tdnl_nl_close(&nl);
 	return ret;
 }

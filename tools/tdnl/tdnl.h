@@ -88,6 +88,7 @@ struct tdnl_sample {
 	double l34[TD_NR_L34];			/* percent, NAN when n/a */
 };
 
+int tdnl_parse_cpu(const struct nlmsghdr *nlh, struct tdnl_info *info);
 int tdnl_parse_info(const struct nlmsghdr *nlh, struct tdnl_info *info);
 void tdnl_free_info(struct tdnl_info *info);
 int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s);
@@ -122,6 +123,8 @@ struct nlmsghdr *tdnl_nl_msg(struct tdnl_nl *nl, uint8_t cmd, uint16_t flags);
 int tdnl_nl_talk(struct tdnl_nl *nl, struct nlmsghdr *nlh, tdnl_cb_t cb,
 		 void *data);
 int tdnl_nl_error(int err, const char *what);
+int tdnl_nl_error_attrs(int err, const char *what, const char *const *names,
+			unsigned int n);
 int tdnl_nl_drain(struct tdnl_nl *nl, tdnl_cb_t cb, void *data);
 
 /* ---- Level 1/2 over a span, Level 3/4 (calc.c) ---- */

@@ -8,11 +8,13 @@
  * CPU-wide events.  Joining the multicast group needs CAP_SYS_ADMIN, the
  * only check genetlink makes on a join.  Others get EPERM.
  *
- * TOPDOWN_CMD_GET_INFO (do) replies with the module's version, level and
- * interval, one TOPDOWN_A_INFO_CPU nest per possible CPU (its model, the
- * slots per cycle its fractions are computed with and where they come
- * from, and its state) and one TOPDOWN_A_INFO_MODEL nest per model the module
- * knows, with its events: id, perf name, raw config and level.
+ * TOPDOWN_CMD_GET_INFO (do) replies with the module's version, level,
+ * interval and whether it runs, and one TOPDOWN_A_INFO_MODEL nest per model
+ * the module knows, with its events: id, perf name, raw config and level.
+ * Its size does not grow with the CPUs: TOPDOWN_CMD_GET_CPU gives a CPU's
+ * model, the slots per cycle its fractions are computed with and where
+ * they come from, and its state: do, with TOPDOWN_A_CPU_INFO_CPU; or dump,
+ * one message per possible CPU.
  *
  * TOPDOWN_CMD_GET_SAMPLE replies with a CPU's latest completed interval:
  * do, with TOPDOWN_A_SAMPLE_CPU; or dump, one message per possible CPU.
@@ -31,13 +33,14 @@
  * sample's fractions.  Totals continue across CPU hotplug, so a listener
  * that missed intervals takes the difference of two totals.
  *
- * TOPDOWN_CMD_SET_CONFIG sets the interval (10..60000 ms), the level (1..3)
- * and/or whether the module counts (TOPDOWN_A_CONFIG_RUNNING 1 or 0); a bad
- * value is refused with EINVAL and an extack message naming the attribute,
- * and nothing changes.  The module loads stopped (unless its start=1
- * parameter is given): it holds no counter, every CPU's state is
- * TOPDOWN_STATE_STOPPED, and the family's autoload by any user's lookup
- * takes nothing.
+ * TOPDOWN_CMD_SET_CONFIG sets the interval (TOPDOWN_INTERVAL_MIN_MS to
+ * TOPDOWN_INTERVAL_MAX_MS), the level (1 to TOPDOWN_LEVEL_MAX) and/or
+ * whether the module counts (TOPDOWN_A_CONFIG_RUNNING 1 or 0); a value out
+ * of range is refused by the policy with ERANGE, the extack naming the
+ * attribute and giving the range, and nothing changes.  The module loads
+ * stopped (unless its start=1 parameter is given): it holds no counter,
+ * every CPU's state is TOPDOWN_STATE_STOPPED, and the family's autoload by
+ * any user's lookup takes nothing.
  *
  * TOPDOWN_CMD_SAMPLE_NTF, in the same form as a GET_SAMPLE reply, goes to
  * the multicast group "samples" (TOPDOWN_MCGRP_SAMPLES) from each CPU at
@@ -53,6 +56,10 @@
 
 #define TOPDOWN_FAMILY_NAME	"topdown"
 #define TOPDOWN_FAMILY_VERSION	1
+
+#define TOPDOWN_INTERVAL_MIN_MS	10
+#define TOPDOWN_INTERVAL_MAX_MS	60000
+#define TOPDOWN_LEVEL_MAX	3
 
 /**
  * enum topdown_state - State of a CPU's latest interval.
@@ -159,7 +166,7 @@ enum topdown_a_cpu_info {
  * @TOPDOWN_A_INFO_VERSION: (string) Module version.
  * @TOPDOWN_A_INFO_LEVEL: (u32) Deepest level counted (1, 2 or 3).
  * @TOPDOWN_A_INFO_INTERVAL_MS: (u32) Sampling interval in milliseconds.
- * @TOPDOWN_A_INFO_CPU: (nest of cpu-info, repeated) One per possible CPU.
+ * @TOPDOWN_A_INFO_CPU: (unused) No longer sent: TOPDOWN_CMD_GET_CPU gives each CPU's.
  * @TOPDOWN_A_INFO_MODEL: (nest of model, repeated) Every model the module knows.
  * @TOPDOWN_A_INFO_RUNNING: (u32) 1 while the counters are open (started), 0 while stopped.
  * @__TOPDOWN_A_INFO_MAX: One more than the last.
@@ -320,10 +327,11 @@ enum topdown_a_config {
 
 /**
  * enum topdown_cmd - commands
- * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, CPUs and models.
+ * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, state and models.
  * @TOPDOWN_CMD_GET_SAMPLE: One CPU's latest interval (do), or every possible CPU's (dump).
  * @TOPDOWN_CMD_SET_CONFIG: Change the interval, the level and/or whether the module counts.
  * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed.
+ * @TOPDOWN_CMD_GET_CPU: One possible CPU's model, width and state (do), or every one's (dump).
  * @__TOPDOWN_CMD_MAX: One more than the last.
  * @TOPDOWN_CMD_MAX: The last.
  */
@@ -332,6 +340,7 @@ enum topdown_cmd {
 	TOPDOWN_CMD_GET_SAMPLE,
 	TOPDOWN_CMD_SET_CONFIG,
 	TOPDOWN_CMD_SAMPLE_NTF,
+	TOPDOWN_CMD_GET_CPU,
 
 	__TOPDOWN_CMD_MAX,
 	TOPDOWN_CMD_MAX = (__TOPDOWN_CMD_MAX - 1)
