@@ -8,6 +8,7 @@
 #   make bench-accuracy  topdown.ko and perf stat on the same tdsim phases,
 #                   each interval against tdsim's truth, in a VM on 6.12
 #   make deps       apt-installs what is missing (idempotent)
+#   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
 #   make ynl-gen    kmod/td_nl_gen.[ch] (policies, ops) anew from uapi/topdown.yaml
 #
 # On a machine with a real PMU, build against its own kernel:
@@ -31,9 +32,10 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
-	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	clang libclang-rt-14-dev
 
-.PHONY: all ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
+.PHONY: all soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -129,6 +131,22 @@ bench: deps lsrc
 		$(TOP)/build/bench-2vcpu.txt) \
 		selftests/vm/run --kernel 6.12 --smp 64 --mem 4096 --one-host-thread \
 		--timeout 5400 -- selftests/bench/overhead.py --scale
+
+# The long forms: tdnl's libFuzzer harnesses for 10^7 inputs each
+# (TD_FUZZ_RUNS); then on 6.12 and on 6.1 the soaks (1000 hotplug cycles,
+# 100 loads with a listener) and the netlink fuzzer with 10^6 messages as
+# root and 10^6 as nobody (TD_FUZZ_N); TD_FUZZ_SEED (default: the time)
+# for another seed.
+soak: deps lsrc
+	@TD_FUZZ_RUNS=$${TD_FUZZ_RUNS:-10000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
+		selftests/fuzz/run.sh
+	@for k in 6.12 6.1; do \
+		TD_FUZZ_N=$${TD_FUZZ_N:-1000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
+		TD_SOAK_CYCLES=$${TD_SOAK_CYCLES:-1000} TD_SOAK_LOADS=$${TD_SOAK_LOADS:-100} \
+		TD_GUEST_TESTS="selftests/soak/soak.sh selftests/netlink/run.sh" \
+		selftests/vm/run --kernel $$k --smp 2 --timeout 14400 -- selftests/guest-tests.sh \
+		|| exit 1; \
+	done
 
 # The accuracy benchmark: topdown.ko and Debian's perf stat read the same
 # phased tdsim schedules; a table of each one's error per interval.

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # In the guest, as root: builds topdown_nl (the kselftest-harness tests of
-# the netlink API) into build/netlink/ when it is missing or older than its
-# sources, loads tdsim.ko and topdown.ko (model=spr) from $TD_KO_DIR, runs
-# it (its KTAP "ok N" lines are the tests) and unloads.  A build or load
-# failure is one failed test.
+# the netlink API) and fuzz (generated and mutated messages) into
+# build/netlink/ when missing or older than their sources, loads tdsim.ko
+# and topdown.ko (model=spr) from $TD_KO_DIR, runs topdown_nl (its KTAP "ok
+# N" lines are the tests), then fuzz with TD_FUZZ_N messages as root and as
+# nobody (none unless set: make soak gives 10^6; its first runs still
+# found failures, see README) from seed TD_FUZZ_SEED (1), and
+# unloads.  A build or load failure is one failed test.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 [ -n "${TD_KO_DIR:-}" ] || { echo "netlink: not in the VM (no TD_KO_DIR)" >&2; exit 2; }
@@ -15,15 +18,20 @@ bin=build/netlink/topdown_nl
 # what topdown_nl expects as loaded
 export TD_NL_LEVEL=2 TD_NL_INTERVAL_MS=100
 
-if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ uapi/linux/topdown.h -nt "$bin" ]; then
-	mkdir -p build/netlink
-	if ! gcc -Wall -Werror -O2 -I"$harness" -Iuapi -o "$bin" "$src" -lmnl \
-		2> build/netlink/topdown_nl.log; then
-		echo "not ok 1 - netlink: topdown_nl builds (make lsrc for the harness?)"
-		sed 's/^/# /' build/netlink/topdown_nl.log
-		exit 1
+for name in topdown_nl fuzz; do
+	src=selftests/netlink/$name.c
+	bin=build/netlink/$name
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ uapi/linux/topdown.h -nt "$bin" ]; then
+		mkdir -p build/netlink
+		if ! gcc -Wall -Werror -O2 -I"$harness" -Iuapi -o "$bin" "$src" -lmnl \
+			2> "build/netlink/$name.log"; then
+			echo "not ok 1 - netlink: $name builds (make lsrc for the harness?)"
+			sed 's/^/# /' "build/netlink/$name.log"
+			exit 1
+		fi
 	fi
-fi
+done
+bin=build/netlink/topdown_nl
 
 unload() { rmmod topdown 2> /dev/null; rmmod tdsim 2> /dev/null; }
 unload
@@ -39,5 +47,18 @@ echo "# netlink: $(nproc) CPUs online, possible $(cat /sys/devices/system/cpu/po
 # the kselftest harness's status: 1 after a failure, 4 when all skipped
 "./$bin"
 rc=$?
+if [ "${TD_FUZZ_N:-0}" -gt 0 ]; then
+	./build/netlink/fuzz "${TD_FUZZ_N:-0}" "${TD_FUZZ_SEED:-1}" || rc=1
+	# the module still answers and samples after it
+	seq0=$(sed -n 's/^seq //p' /sys/kernel/debug/topdown/cpu0/info)
+	sleep 0.5
+	seq1=$(sed -n 's/^seq //p' /sys/kernel/debug/topdown/cpu0/info)
+	if [ "$seq1" -gt "$seq0" ] 2> /dev/null; then
+		echo "ok 1 - netlink_fuzz: afterwards cpu0 samples (seq $seq0 -> $seq1 in 0.5 s)"
+	else
+		echo "not ok 1 - netlink_fuzz: afterwards cpu0 samples (seq $seq0 -> $seq1 in 0.5 s)"
+		rc=1
+	fi
+fi
 unload
 exit $rc
