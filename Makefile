@@ -33,7 +33,8 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev \
+	flex bison bc libelf-dev
 
 .PHONY: all soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
@@ -133,17 +134,19 @@ bench: deps lsrc
 		--timeout 5400 -- selftests/bench/overhead.py --scale
 
 # The long forms: tdnl's libFuzzer harnesses for 10^7 inputs each
-# (TD_FUZZ_RUNS); then on 6.12 and on 6.1 the soaks (1000 hotplug cycles,
-# 100 loads with a listener) and the netlink fuzzer with 10^6 messages as
-# root and 10^6 as nobody (TD_FUZZ_N); TD_FUZZ_SEED (default: the time)
-# for another seed.
+# (TD_FUZZ_RUNS); then on the debug kernel (KASAN, lockdep, kmemleak), 6.12
+# and 6.1 the soaks (1000 hotplug cycles, 100 loads with a listener, 30
+# rounds of perf stat and perf record beside the module) and the netlink
+# fuzzer with 10^6 messages as root and 10^6 as nobody (TD_FUZZ_N);
+# TD_FUZZ_SEED (default: the time) for another seed.
 soak: deps lsrc
 	@TD_FUZZ_RUNS=$${TD_FUZZ_RUNS:-10000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
 		selftests/fuzz/run.sh
-	@for k in 6.12 6.1; do \
+	@for k in debug 6.12 6.1; do \
 		TD_FUZZ_N=$${TD_FUZZ_N:-1000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
 		TD_SOAK_CYCLES=$${TD_SOAK_CYCLES:-1000} TD_SOAK_LOADS=$${TD_SOAK_LOADS:-100} \
-		TD_GUEST_TESTS="selftests/soak/soak.sh selftests/netlink/run.sh" \
+		TD_SOAK_PERF_ROUNDS=$${TD_SOAK_PERF_ROUNDS:-30} \
+		TD_GUEST_TESTS="selftests/soak/soak.sh selftests/soak/perf.py selftests/netlink/run.sh" \
 		selftests/vm/run --kernel $$k --smp 2 --timeout 14400 -- selftests/guest-tests.sh \
 		|| exit 1; \
 	done
