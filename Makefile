@@ -133,23 +133,13 @@ bench: deps lsrc
 		selftests/vm/run --kernel 6.12 --smp 64 --mem 4096 --one-host-thread \
 		--timeout 5400 -- selftests/bench/overhead.py --scale
 
-# The long forms: tdnl's libFuzzer harnesses for 10^7 inputs each
-# (TD_FUZZ_RUNS); then on the debug kernel (KASAN, lockdep, kmemleak), 6.12
+# The long forms (selftests/soak/run): tdnl's libFuzzer harnesses for 10^7
+# inputs each; then on the debug kernel (KASAN, lockdep, kmemleak), 6.12
 # and 6.1 the soaks (1000 hotplug cycles, 100 loads with a listener, 30
 # rounds of perf stat and perf record beside the module) and the netlink
-# fuzzer with 10^6 messages as root and 10^6 as nobody (TD_FUZZ_N);
-# TD_FUZZ_SEED (default: the time) for another seed.
+# fuzzer with 10^6 messages as root and 10^6 as nobody.  Hours.
 soak: deps lsrc
-	@TD_FUZZ_RUNS=$${TD_FUZZ_RUNS:-10000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
-		selftests/fuzz/run.sh
-	@for k in debug 6.12 6.1; do \
-		TD_FUZZ_N=$${TD_FUZZ_N:-1000000} TD_FUZZ_SEED=$${TD_FUZZ_SEED:-$$(date +%s)} \
-		TD_SOAK_CYCLES=$${TD_SOAK_CYCLES:-1000} TD_SOAK_LOADS=$${TD_SOAK_LOADS:-100} \
-		TD_SOAK_PERF_ROUNDS=$${TD_SOAK_PERF_ROUNDS:-30} \
-		TD_GUEST_TESTS="selftests/soak/soak.sh selftests/soak/perf.py selftests/netlink/run.sh" \
-		selftests/vm/run --kernel $$k --smp 2 --timeout 14400 -- selftests/guest-tests.sh \
-		|| exit 1; \
-	done
+	@selftests/soak/run
 
 # The accuracy benchmark: topdown.ko and Debian's perf stat read the same
 # phased tdsim schedules; a table of each one's error per interval.
