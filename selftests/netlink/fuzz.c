@@ -365,6 +365,15 @@ static struct nlmsghdr *make(char *buf, uint16_t family, uint32_t seq, uint8_t *
 	}
 	if (!pick(16))	/* cut short, and sent so: the framing stays right */
 		nlh->nlmsg_len = NLMSG_HDRLEN + pick(nlh->nlmsg_len - NLMSG_HDRLEN + 1);
+	/*
+	 * The command as sent: a flipped bit may have made another of it (a
+	 * GET_SAMPLE a SET_CONFIG), and one cut short has none (0: no such
+	 * command).  Counting by the command drawn, a SET_CONFIG made so and
+	 * taken without an ack looked unanswered, and the next refused
+	 * SET_CONFIG seemed to have changed the configuration.
+	 */
+	*cmd = nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN ?
+	       ((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd : 0;
 	return nlh;
 }
 
