@@ -39,6 +39,9 @@
 #endif
 #include "topdown.h"
 
+/* the CPUs with counters open and sampling: those a burst waits for */
+static atomic_t td_nr_sampling = ATOMIC_INIT(0);
+
 /* This CPU's model from its identity; called on the CPU itself. */
 static const struct td_model *td_identify(unsigned int cpu)
 {
@@ -1336,6 +1339,8 @@ again_fixed:
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;
 	tc->started = false;
+	if (!tc->active)
+		atomic_inc(&td_nr_sampling);
 	tc->active = true;
 	td_log_held(tc);
 }
@@ -1409,6 +1414,12 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
 	}
 }
 
+/** td_sampling_cpus() - how many CPUs sample now */
+unsigned int td_sampling_cpus(void)
+{
+	return max(atomic_read(&td_nr_sampling), 1);
+}
+
 /**
  * td_cpu_memory() - the bytes of per-CPU state the module allocated
  *
@@ -1428,6 +1439,7 @@ size_t td_cpu_memory(void)
 
 		mutex_lock(&tc->lock);
 		sum += tc->nr_ctr * sizeof(*tc->ctr) + tc->reg_size;
+		sum += td_nl_cpu_memory(tc);
 		mutex_unlock(&tc->lock);
 	}
 	return sum;
@@ -1439,6 +1451,7 @@ size_t td_cpu_memory(void)
  */
 void td_cpu_free(struct td_cpu *tc)
 {
+	td_nl_cpu_release(tc);
 	kfree(tc->ctr);
 	tc->ctr = NULL;
 	tc->nr_ctr = 0;
@@ -1499,6 +1512,8 @@ int td_cpu_offline(unsigned int cpu)
 	struct td_cpu *tc = td_cpu(cpu);
 
 	mutex_lock(&tc->lock);
+	if (tc->active)
+		atomic_dec(&td_nr_sampling);
 	tc->active = false;
 	mutex_unlock(&tc->lock);
 	/* a work that runs now sees !active and arms nothing */
@@ -1507,6 +1522,7 @@ int td_cpu_offline(unsigned int cpu)
 	cancel_work_sync(&tc->work);
 	mutex_lock(&tc->lock);
 	td_release(tc);		/* nr and the totals stay, for raw */
+	td_nl_cpu_release(tc);
 	kvfree(tc->reg);
 	tc->reg = NULL;
 	tc->reg_size = 0;

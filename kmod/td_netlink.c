@@ -9,14 +9,16 @@
  * that genetlink enforces (td_compat.h).  The family is not netnsok: it
  * exists in the initial network namespace only.
  *
- * Each CPU's sampling work multicasts its own sample at the end of each
- * interval: one message per CPU, whatever the number of CPUs, and none
- * built while no one listens.
+ * Each CPU's sampling work builds its own sample message at the end of each
+ * interval (none while no one listens); the messages of a grid point go out
+ * together, several in one multicast datagram (td_burst below).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
 #include <net/genetlink.h>
 #include "linux/topdown.h"
 #include "td_compat.h"
@@ -525,27 +527,157 @@ static struct genl_family td_genl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(td_mcgrps),
 };
 
+/*
+ * One multicast per burst.  Every CPU's interval ends on the same grid, so
+ * the CPUs' samples come within a few works of each other.  Each CPU builds
+ * its message in its own buffer (tc->ntf, kept while someone listens, so
+ * nothing is allocated per sample) and appends a copy to the burst; the
+ * burst goes out when every sampling CPU has added to it, when the next
+ * message would not fit, or TD_BURST_WAIT_NS after its first message (a
+ * CPU that stopped sampling on the way).  One allocation, one multicast
+ * and one wake-up of each listener per grid point rather than per CPU;
+ * each sample stays one netlink message, so listeners parse what they did.
+ */
+#define TD_BURST_WAIT_NS	(2 * NSEC_PER_MSEC)
+/* a burst's buffer: within an order-2 allocation, under tdnl's 32 KiB slot */
+#define TD_BURST_MAX		SKB_WITH_OVERHEAD(16384)
+
+static struct {
+	spinlock_t lock;	/* protects skb, n, deadline */
+	struct sk_buff *skb;	/* the burst being gathered; NULL: none */
+	unsigned int n;		/* messages in it */
+	ktime_t deadline;	/* when it goes out at the latest */
+	struct hrtimer timer;	/* sends it then; softirq */
+} td_burst;
+
+static void td_burst_send(struct sk_buff *skb, gfp_t gfp)
+{
+	if (skb)
+		genlmsg_multicast(&td_genl_family, skb, 0, TOPDOWN_NLGRP_SAMPLES, gfp);
+}
+
+/* a burst's buffer for about @cpus messages of @len bytes, or NULL */
+static struct sk_buff *td_burst_alloc(size_t len, unsigned int cpus)
+{
+	size_t want = clamp_t(size_t, (size_t)cpus * len, len, max_t(size_t, len, TD_BURST_MAX));
+	struct sk_buff *skb;
+
+	skb = alloc_skb(want, GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+	if (!skb && want > len)
+		skb = alloc_skb(len, GFP_KERNEL | __GFP_NOWARN);
+	return skb;
+}
+
+static enum hrtimer_restart td_burst_timer(struct hrtimer *timer)
+{
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	struct sk_buff *skb = NULL;
+
+	spin_lock(&td_burst.lock);
+	if (td_burst.skb && ktime_before(ktime_get(), td_burst.deadline)) {
+		/* a later burst than the one that armed it */
+		hrtimer_set_expires(timer, td_burst.deadline);
+		ret = HRTIMER_RESTART;
+	} else {
+		skb = td_burst.skb;
+		td_burst.skb = NULL;
+	}
+	spin_unlock(&td_burst.lock);
+	td_burst_send(skb, GFP_ATOMIC);
+	return ret;
+}
+
+/* @tc's message in its own buffer, which is (re)sized for it; under tc->lock */
+static int td_nl_build(struct td_cpu *tc)
+{
+	size_t size = td_nl_sample_size(tc);
+
+	if (tc->ntf && skb_tailroom(tc->ntf) + tc->ntf->len < size) {
+		kfree_skb(tc->ntf);
+		tc->ntf = NULL;
+	}
+	if (!tc->ntf) {
+		tc->ntf = genlmsg_new(size, GFP_KERNEL | __GFP_NOWARN);
+		if (!tc->ntf)
+			return -ENOMEM;
+	}
+	skb_trim(tc->ntf, 0);
+	return td_nl_fill_sample(tc->ntf, tc, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF);
+}
+
 /**
  * td_nl_notify() - multicast a CPU's just completed interval
  * @tc: the CPU, under tc->lock
  *
- * Called by the CPU's sampling work.  Builds nothing while no one listens.
+ * Called by the CPU's sampling work.  Builds nothing while no one listens,
+ * and then gives back the CPU's message buffer.
  */
 void td_nl_notify(struct td_cpu *tc)
 {
-	struct sk_buff *msg;
+	struct sk_buff *full = NULL, *send = NULL, *spare = NULL;
+	unsigned int cpus = td_sampling_cpus();
+	size_t len;
 
 	if (!TD_CAN_NOTIFY ||
-	    !genl_has_listeners(&td_genl_family, &init_net, TOPDOWN_NLGRP_SAMPLES))
-		return;
-	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
-	if (!msg)
-		return;
-	if (td_nl_fill_sample(msg, tc, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF)) {
-		nlmsg_free(msg);
+	    !genl_has_listeners(&td_genl_family, &init_net, TOPDOWN_NLGRP_SAMPLES)) {
+		td_nl_cpu_release(tc);
 		return;
 	}
-	genlmsg_multicast(&td_genl_family, msg, 0, TOPDOWN_NLGRP_SAMPLES, GFP_KERNEL);
+	if (td_nl_build(tc))
+		return;
+	len = tc->ntf->len;
+again:
+	spin_lock_bh(&td_burst.lock);
+	if (td_burst.skb && skb_tailroom(td_burst.skb) < len) {
+		full = td_burst.skb;
+		td_burst.skb = NULL;
+	}
+	if (!td_burst.skb) {
+		if (!spare) {
+			spin_unlock_bh(&td_burst.lock);
+			td_burst_send(full, GFP_KERNEL);
+			full = NULL;
+			spare = td_burst_alloc(len, cpus);
+			if (!spare)
+				return;
+			goto again;
+		}
+		td_burst.skb = spare;
+		spare = NULL;
+		td_burst.n = 0;
+		td_burst.deadline = ktime_add_ns(ktime_get(), TD_BURST_WAIT_NS);
+		hrtimer_start(&td_burst.timer, td_burst.deadline, HRTIMER_MODE_ABS_SOFT);
+	}
+	skb_put_data(td_burst.skb, tc->ntf->data, len);
+	if (++td_burst.n >= cpus) {
+		send = td_burst.skb;
+		td_burst.skb = NULL;
+	}
+	spin_unlock_bh(&td_burst.lock);
+	td_burst_send(full, GFP_KERNEL);
+	td_burst_send(send, GFP_KERNEL);
+	kfree_skb(spare);
+}
+
+/**
+ * td_nl_cpu_release() - free a CPU's message buffer
+ * @tc: the CPU, under tc->lock or no longer sampling
+ */
+void td_nl_cpu_release(struct td_cpu *tc)
+{
+	kfree_skb(tc->ntf);
+	tc->ntf = NULL;
+}
+
+/**
+ * td_nl_cpu_memory() - the bytes of a CPU's message buffer
+ * @tc: the CPU, under tc->lock
+ *
+ * Return: its truesize; 0 while no one listens.
+ */
+size_t td_nl_cpu_memory(const struct td_cpu *tc)
+{
+	return tc->ntf ? tc->ntf->truesize : 0;
 }
 
 /** td_nl_init() - register the family */
@@ -553,12 +685,22 @@ int td_nl_init(void)
 {
 	if (!TD_CAN_NOTIFY)
 		pr_info("no sample notifications: this kernel cannot restrict who joins a multicast group\n");
+	spin_lock_init(&td_burst.lock);
+	hrtimer_init(&td_burst.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	td_burst.timer.function = td_burst_timer;
 	return genl_register_family(&td_genl_family);
 }
 
-/** td_nl_exit() - unregister it; waits for commands in flight */
+/**
+ * td_nl_exit() - send the last burst, unregister; waits for commands in flight
+ *
+ * Sampling has stopped: nothing adds to a burst any more.
+ */
 void td_nl_exit(void)
 {
+	hrtimer_cancel(&td_burst.timer);
+	td_burst_send(td_burst.skb, GFP_KERNEL);
+	td_burst.skb = NULL;
 	genl_unregister_family(&td_genl_family);
 }
 

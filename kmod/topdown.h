@@ -214,6 +214,7 @@ struct td_cpu {
 	u64 restarts;
 	u64 snap_min_ns, snap_retries, snap_slow, snap_max_ns;
 	struct td_stats cost;
+	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
 };
 
 extern unsigned int td_interval_ms;
@@ -262,11 +263,14 @@ void td_cpu_free(struct td_cpu *tc);
 void td_cpu_stopped(struct td_cpu *tc, bool stopped);
 void td_cpu_log_reset(void);
 size_t td_cpu_memory(void);
+unsigned int td_sampling_cpus(void);
 
 /* td_netlink.c */
 int td_nl_init(void);
 void td_nl_exit(void);
 void td_nl_notify(struct td_cpu *tc);
+void td_nl_cpu_release(struct td_cpu *tc);
+size_t td_nl_cpu_memory(const struct td_cpu *tc);
 
 /* td_debugfs.c */
 void td_debugfs_init(void);

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include "linux/topdown.h"
@@ -356,17 +355,8 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/*
- * After the first notification of a burst, how long to let the others come:
- * every CPU's interval ends on the same grid, so the others are a few
- * works away.  One wake-up and a few reads for the burst, not one each;
- * what comes later is read with the next burst.
- */
-#define TDNL_BURST_NS	2000000L
-
 static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 {
-	const struct timespec burst = { .tv_nsec = TDNL_BURST_NS };
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(sock->sk), .events = POLLIN };
 	int ret;
 
@@ -377,7 +367,7 @@ static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
 			return TDNL_EXIT_ERR;
 		}
-		nanosleep(&burst, NULL);	/* a signal cuts it short */
+		/* the module sends a grid point's samples in one datagram */
 		ret = tdnl_nl_drain(sock, watch_cb, w);
 		tdnl_out_flush();
 		if (ret < 0) {
