@@ -1516,6 +1516,7 @@ int td_cpu_offline(unsigned int cpu)
 		atomic_dec(&td_nr_sampling);
 	tc->active = false;
 	mutex_unlock(&tc->lock);
+	td_nl_sampling_changed();
 	/* a work that runs now sees !active and arms nothing */
 	cancel_work_sync(&tc->smt_work);
 	hrtimer_cancel(&tc->timer);

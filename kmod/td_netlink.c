@@ -17,7 +17,6 @@
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
-#include <linux/hrtimer.h>
 #include <linux/spinlock.h>
 #include <net/genetlink.h>
 #include "linux/topdown.h"
@@ -532,34 +531,48 @@ static struct genl_family td_genl_family __ro_after_init = {
  * the CPUs' samples come within a few works of each other.  Each CPU builds
  * its message in its own buffer (tc->ntf, kept while someone listens, so
  * nothing is allocated per sample) and appends a copy to the burst; the
- * burst goes out when every sampling CPU has added to it, when the next
- * message would not fit, or TD_BURST_WAIT_NS after its first message (a
- * CPU that stopped sampling on the way).  One allocation, one multicast
- * and one wake-up of each listener per grid point rather than per CPU;
- * each sample stays one netlink message, so listeners parse what they did.
+ * burst goes out when every sampling CPU has added to it (counted when a
+ * CPU stops sampling, too) or when the next message would not fit.  One
+ * allocation, one multicast and one wake-up of each listener per grid
+ * point rather than per CPU; each sample stays one netlink message, so
+ * listeners parse what they did.  No timer: a CPU late to its grid point
+ * still adds to the burst it belongs to, and one that (re)started its
+ * counters and so has no sample there completes it with its next one.
  */
-#define TD_BURST_WAIT_NS	(2 * NSEC_PER_MSEC)
 /* a burst's buffer: within an order-2 allocation, under tdnl's 32 KiB slot */
 #define TD_BURST_MAX		SKB_WITH_OVERHEAD(16384)
 
 static struct {
-	spinlock_t lock;	/* protects skb, n, deadline */
+	spinlock_t lock;	/* protects everything here */
 	struct sk_buff *skb;	/* the burst being gathered; NULL: none */
 	unsigned int n;		/* messages in it */
-	ktime_t deadline;	/* when it goes out at the latest */
-	struct hrtimer timer;	/* sends it then; softirq */
-} td_burst;
+	u64 msgs, dgrams;	/* so far: messages, datagrams they went in */
+} td_burst = {
+	.lock = __SPIN_LOCK_UNLOCKED(td_burst.lock),
+};
 
-static void td_burst_send(struct sk_buff *skb, gfp_t gfp)
+static void td_burst_send(struct sk_buff *skb)
 {
 	if (skb)
-		genlmsg_multicast(&td_genl_family, skb, 0, TOPDOWN_NLGRP_SAMPLES, gfp);
+		genlmsg_multicast(&td_genl_family, skb, 0, TOPDOWN_NLGRP_SAMPLES, GFP_KERNEL);
+}
+
+/* under td_burst.lock: take the burst to send it */
+static struct sk_buff *td_burst_take(void)
+{
+	struct sk_buff *skb = td_burst.skb;
+
+	if (skb)
+		td_burst.dgrams++;
+	td_burst.skb = NULL;
+	return skb;
 }
 
 /* a burst's buffer for about @cpus messages of @len bytes, or NULL */
 static struct sk_buff *td_burst_alloc(size_t len, unsigned int cpus)
 {
-	size_t want = clamp_t(size_t, (size_t)cpus * len, len, max_t(size_t, len, TD_BURST_MAX));
+	size_t want = clamp_t(size_t, (size_t)cpus * len, len,
+			      max_t(size_t, len, TD_BURST_MAX));
 	struct sk_buff *skb;
 
 	skb = alloc_skb(want, GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
@@ -568,34 +581,13 @@ static struct sk_buff *td_burst_alloc(size_t len, unsigned int cpus)
 	return skb;
 }
 
-static enum hrtimer_restart td_burst_timer(struct hrtimer *timer)
-{
-	enum hrtimer_restart ret = HRTIMER_NORESTART;
-	struct sk_buff *skb = NULL;
-
-	spin_lock(&td_burst.lock);
-	if (td_burst.skb && ktime_before(ktime_get(), td_burst.deadline)) {
-		/* a later burst than the one that armed it */
-		hrtimer_set_expires(timer, td_burst.deadline);
-		ret = HRTIMER_RESTART;
-	} else {
-		skb = td_burst.skb;
-		td_burst.skb = NULL;
-	}
-	spin_unlock(&td_burst.lock);
-	td_burst_send(skb, GFP_ATOMIC);
-	return ret;
-}
-
 /* @tc's message in its own buffer, which is (re)sized for it; under tc->lock */
 static int td_nl_build(struct td_cpu *tc)
 {
 	size_t size = td_nl_sample_size(tc);
 
-	if (tc->ntf && skb_tailroom(tc->ntf) + tc->ntf->len < size) {
-		kfree_skb(tc->ntf);
-		tc->ntf = NULL;
-	}
+	if (tc->ntf && skb_tailroom(tc->ntf) + tc->ntf->len < size)
+		td_nl_cpu_release(tc);
 	if (!tc->ntf) {
 		tc->ntf = genlmsg_new(size, GFP_KERNEL | __GFP_NOWARN);
 		if (!tc->ntf)
@@ -610,7 +602,8 @@ static int td_nl_build(struct td_cpu *tc)
  * @tc: the CPU, under tc->lock
  *
  * Called by the CPU's sampling work.  Builds nothing while no one listens,
- * and then gives back the CPU's message buffer.
+ * and then gives back the CPU's message buffer and drops a burst no one
+ * will read.
  */
 void td_nl_notify(struct td_cpu *tc)
 {
@@ -621,21 +614,27 @@ void td_nl_notify(struct td_cpu *tc)
 	if (!TD_CAN_NOTIFY ||
 	    !genl_has_listeners(&td_genl_family, &init_net, TOPDOWN_NLGRP_SAMPLES)) {
 		td_nl_cpu_release(tc);
+		/* racy peek: a burst seen late is dropped at the next sample */
+		if (data_race(td_burst.skb)) {
+			spin_lock(&td_burst.lock);
+			full = td_burst.skb;
+			td_burst.skb = NULL;
+			spin_unlock(&td_burst.lock);
+			kfree_skb(full);
+		}
 		return;
 	}
 	if (td_nl_build(tc))
 		return;
 	len = tc->ntf->len;
 again:
-	spin_lock_bh(&td_burst.lock);
-	if (td_burst.skb && skb_tailroom(td_burst.skb) < len) {
-		full = td_burst.skb;
-		td_burst.skb = NULL;
-	}
+	spin_lock(&td_burst.lock);
+	if (td_burst.skb && skb_tailroom(td_burst.skb) < len)
+		full = td_burst_take();
 	if (!td_burst.skb) {
 		if (!spare) {
-			spin_unlock_bh(&td_burst.lock);
-			td_burst_send(full, GFP_KERNEL);
+			spin_unlock(&td_burst.lock);
+			td_burst_send(full);
 			full = NULL;
 			spare = td_burst_alloc(len, cpus);
 			if (!spare)
@@ -645,18 +644,44 @@ again:
 		td_burst.skb = spare;
 		spare = NULL;
 		td_burst.n = 0;
-		td_burst.deadline = ktime_add_ns(ktime_get(), TD_BURST_WAIT_NS);
-		hrtimer_start(&td_burst.timer, td_burst.deadline, HRTIMER_MODE_ABS_SOFT);
 	}
 	skb_put_data(td_burst.skb, tc->ntf->data, len);
-	if (++td_burst.n >= cpus) {
-		send = td_burst.skb;
-		td_burst.skb = NULL;
-	}
-	spin_unlock_bh(&td_burst.lock);
-	td_burst_send(full, GFP_KERNEL);
-	td_burst_send(send, GFP_KERNEL);
+	td_burst.msgs++;
+	if (++td_burst.n >= cpus)
+		send = td_burst_take();
+	spin_unlock(&td_burst.lock);
+	td_burst_send(full);
+	td_burst_send(send);
 	kfree_skb(spare);
+}
+
+/**
+ * td_nl_sampling_changed() - a CPU stopped sampling: the burst may be whole
+ *
+ * Process context.  A burst that waited for that CPU goes out now.
+ */
+void td_nl_sampling_changed(void)
+{
+	struct sk_buff *send = NULL;
+
+	spin_lock(&td_burst.lock);
+	if (td_burst.skb && td_burst.n >= td_sampling_cpus())
+		send = td_burst_take();
+	spin_unlock(&td_burst.lock);
+	td_burst_send(send);
+}
+
+/**
+ * td_nl_burst_stats() - what the notifications took so far
+ * @msgs:   sample messages
+ * @dgrams: datagrams they went out in
+ */
+void td_nl_burst_stats(u64 *msgs, u64 *dgrams)
+{
+	spin_lock(&td_burst.lock);
+	*msgs = td_burst.msgs;
+	*dgrams = td_burst.dgrams;
+	spin_unlock(&td_burst.lock);
 }
 
 /**
@@ -685,22 +710,22 @@ int td_nl_init(void)
 {
 	if (!TD_CAN_NOTIFY)
 		pr_info("no sample notifications: this kernel cannot restrict who joins a multicast group\n");
-	spin_lock_init(&td_burst.lock);
-	hrtimer_init(&td_burst.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	td_burst.timer.function = td_burst_timer;
 	return genl_register_family(&td_genl_family);
 }
 
 /**
- * td_nl_exit() - send the last burst, unregister; waits for commands in flight
+ * td_nl_exit() - send the last burst; unregister, waiting for commands in flight
  *
  * Sampling has stopped: nothing adds to a burst any more.
  */
 void td_nl_exit(void)
 {
-	hrtimer_cancel(&td_burst.timer);
-	td_burst_send(td_burst.skb, GFP_KERNEL);
-	td_burst.skb = NULL;
+	struct sk_buff *skb;
+
+	spin_lock(&td_burst.lock);
+	skb = td_burst_take();
+	spin_unlock(&td_burst.lock);
+	td_burst_send(skb);
 	genl_unregister_family(&td_genl_family);
 }
 

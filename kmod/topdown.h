@@ -271,6 +271,8 @@ void td_nl_exit(void);
 void td_nl_notify(struct td_cpu *tc);
 void td_nl_cpu_release(struct td_cpu *tc);
 size_t td_nl_cpu_memory(const struct td_cpu *tc);
+void td_nl_sampling_changed(void);
+void td_nl_burst_stats(u64 *msgs, u64 *dgrams);
 
 /* td_debugfs.c */
 void td_debugfs_init(void);

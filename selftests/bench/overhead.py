@@ -208,6 +208,8 @@ def run_module(ms, level, reader, cpus):
            "samples": s1["samples"] - s0["samples"],
            "read": (s1["read_ns"] - s0["read_ns"]) / 1e9,
            "notify": (s1["notify_ns"] - s0["notify_ns"]) / 1e9,
+           "msgs": s1["ntf_msgs"] - s0["ntf_msgs"],
+           "dgrams": s1["ntf_dgrams"] - s0["ntf_dgrams"],
            "reader_cpu": r1 - r0, "reader_wall": t1 - t0, "rss_kb": 0, "lost": 0,
            "busy": b1 - b0}
     if p:
@@ -382,7 +384,8 @@ def main():
         print(f"{ms:>5} {level:>3} | module per sample with tdnl watch: {per * 1e6:.2f} us, "
               f"of it reads {floor * 1e6:.2f} us, notifications "
               f"{watch['notify'] / max(1, watch['samples']) * 1e6:.2f} us "
-              f"({per / floor if floor else float('inf'):.2f}x the floor)")
+              f"({per / floor if floor else float('inf'):.2f}x the floor); "
+              f"{watch['msgs']} messages in {watch['dgrams']} datagrams")
         if not floor or per > 2 * floor:
             missed.append(f"{ms} ms level {level}: module cost per sample {per * 1e6:.2f} us "
                           f"> 2 x floor {floor * 1e6:.2f} us")
