@@ -40,6 +40,60 @@ static int check(const struct nlattr *a, enum mnl_attr_data_type type)
 	return 0;
 }
 
+/*
+ * A sample's attributes, walked and checked inline: libmnl's mnl_attr_*()
+ * are calls into the shared library, five or six per attribute, and were
+ * half of tdnl watch's time per sample (perf record on a parse loop).  The
+ * same checks as mnl_attr_ok() and mnl_attr_validate().
+ */
+static inline bool attr_ok(const struct nlattr *a, const void *end)
+{
+	long left = (const char *)end - (const char *)a;
+
+	return left >= (long)sizeof(*a) && a->nla_len >= sizeof(*a) &&
+	       a->nla_len <= left;
+}
+
+#define for_each_attr(a, from, end) \
+	for ((a) = (const void *)(from); attr_ok(a, end); \
+	     (a) = (const void *)((const char *)(a) + MNL_ALIGN((a)->nla_len)))
+
+static inline uint16_t attr_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
+static inline unsigned int attr_len(const struct nlattr *a)
+{
+	return a->nla_len - MNL_ATTR_HDRLEN;
+}
+
+static inline const void *attr_data(const struct nlattr *a)
+{
+	return (const char *)a + MNL_ATTR_HDRLEN;
+}
+
+/* a u32 or u64 of exactly its size, or EBADMSG */
+static inline int get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (attr_len(a) != sizeof(*v)) {
+		errno = EBADMSG;
+		return -1;
+	}
+	memcpy(v, attr_data(a), sizeof(*v));
+	return 0;
+}
+
+static inline int get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (attr_len(a) != sizeof(*v)) {
+		errno = EBADMSG;
+		return -1;
+	}
+	memcpy(v, attr_data(a), sizeof(*v));
+	return 0;
+}
+
 static void copy_str(char *dst, size_t size, const struct nlattr *a)
 {
 	snprintf(dst, size, "%s", mnl_attr_get_str(a));
@@ -299,16 +353,16 @@ const struct tdnl_model *tdnl_find_model(const struct tdnl_info *info,
 static int parse_ppm(const struct nlattr *nest, uint32_t *v, bool *set,
 		     unsigned int n)
 {
+	const void *end = (const char *)nest + nest->nla_len;
 	const struct nlattr *a;
 
-	mnl_attr_for_each_nested(a, nest) {
-		unsigned int type = mnl_attr_get_type(a);
+	for_each_attr(a, attr_data(nest), end) {
+		unsigned int type = attr_type(a);
 
 		if (type < 1 || type > n)
 			continue;
-		if (check(a, MNL_TYPE_U32))
+		if (get_u32(a, &v[type - 1]))
 			return -1;
-		v[type - 1] = mnl_attr_get_u32(a);
 		if (set)
 			set[type - 1] = true;
 	}
@@ -317,19 +371,18 @@ static int parse_ppm(const struct nlattr *nest, uint32_t *v, bool *set,
 
 static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
 {
+	const void *end = (const char *)nest + nest->nla_len;
 	struct tdnl_count k = { .present = true };
 	const struct nlattr *a;
-	int id = -1;
+	uint32_t id = UINT32_MAX;
 
-	mnl_attr_for_each_nested(a, nest) {
-		unsigned int type = mnl_attr_get_type(a);
+	for_each_attr(a, attr_data(nest), end) {
 		uint64_t *v;
 
-		switch (type) {
+		switch (attr_type(a)) {
 		case TOPDOWN_A_COUNT_ID:
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &id))
 				return -1;
-			id = mnl_attr_get_u32(a);
 			continue;
 		case TOPDOWN_A_COUNT_DELTA:
 			v = &k.delta;
@@ -346,11 +399,10 @@ static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
 		default:
 			continue;
 		}
-		if (check(a, MNL_TYPE_U64))
+		if (get_u64(a, v))
 			return -1;
-		*v = mnl_attr_get_u64(a);
 	}
-	if (id >= 0 && id < TDNL_MAX_EVENTS)
+	if (id < TDNL_MAX_EVENTS)
 		s->cnt[id] = k;
 	return 0;
 }
@@ -372,40 +424,39 @@ _Static_assert((int)TOPDOWN_A_LEVEL2_MAX == (int)TD_NR_L2 &&
  */
 int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 {
+	const void *end = (const char *)nlh + nlh->nlmsg_len;
 	const struct nlattr *a;
+	uint32_t v = 0;
 
 	memset(s, 0, sizeof(*s));
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		switch (mnl_attr_get_type(a)) {
+	for_each_attr(a, (const char *)mnl_nlmsg_get_payload(nlh) +
+		      MNL_ALIGN(sizeof(struct genlmsghdr)), end) {
+		switch (attr_type(a)) {
 		case TOPDOWN_A_SAMPLE_CPU:
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &v))
 				return -1;
-			s->cpu = mnl_attr_get_u32(a);
+			s->cpu = v;
 			break;
 		case TOPDOWN_A_SAMPLE_SEQ:
-			if (check(a, MNL_TYPE_U64))
+			if (get_u64(a, &s->seq))
 				return -1;
-			s->seq = mnl_attr_get_u64(a);
 			break;
 		case TOPDOWN_A_SAMPLE_START_NS:
-			if (check(a, MNL_TYPE_U64))
+			if (get_u64(a, &s->start_ns))
 				return -1;
-			s->start_ns = mnl_attr_get_u64(a);
 			break;
 		case TOPDOWN_A_SAMPLE_END_NS:
-			if (check(a, MNL_TYPE_U64))
+			if (get_u64(a, &s->end_ns))
 				return -1;
-			s->end_ns = mnl_attr_get_u64(a);
 			break;
 		case TOPDOWN_A_SAMPLE_STATE:
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &s->state))
 				return -1;
-			s->state = mnl_attr_get_u32(a);
 			break;
 		case TOPDOWN_A_SAMPLE_ERRNO:
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &v))
 				return -1;
-			s->err = (int)mnl_attr_get_u32(a);
+			s->err = (int)v;
 			s->has_errno = true;
 			break;
 		case TOPDOWN_A_SAMPLE_MODEL:
@@ -430,19 +481,18 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_SETS:
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &v))
 				return -1;
-			s->sets = mnl_attr_get_u32(a);
+			s->sets = v;
 			break;
 		case TOPDOWN_A_SAMPLE_LEVEL1_COUNTED:
 		case TOPDOWN_A_SAMPLE_LEVEL2_COUNTED:
 		case TOPDOWN_A_SAMPLE_LEVEL3_COUNTED: {
-			unsigned int l = mnl_attr_get_type(a) -
+			unsigned int l = attr_type(a) -
 					 TOPDOWN_A_SAMPLE_LEVEL1_COUNTED;
 
-			if (check(a, MNL_TYPE_U32))
+			if (get_u32(a, &s->counted[l]))
 				return -1;
-			s->counted[l] = mnl_attr_get_u32(a);
 			s->counted_set[l] = true;
 			break;
 		}
