@@ -74,23 +74,13 @@ static inline const void *attr_data(const struct nlattr *a)
 }
 
 /* a u32 or u64 of exactly its size, or EBADMSG */
-static inline int get_u32(const struct nlattr *a, uint32_t *v)
+static inline int get_fixed(const struct nlattr *a, void *v, unsigned int size)
 {
-	if (attr_len(a) != sizeof(*v)) {
+	if (attr_len(a) != size) {
 		errno = EBADMSG;
 		return -1;
 	}
-	memcpy(v, attr_data(a), sizeof(*v));
-	return 0;
-}
-
-static inline int get_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (attr_len(a) != sizeof(*v)) {
-		errno = EBADMSG;
-		return -1;
-	}
-	memcpy(v, attr_data(a), sizeof(*v));
+	memcpy(v, attr_data(a), size);
 	return 0;
 }
 
@@ -361,7 +351,7 @@ static int parse_ppm(const struct nlattr *nest, uint32_t *v, bool *set,
 
 		if (type < 1 || type > n)
 			continue;
-		if (get_u32(a, &v[type - 1]))
+		if (get_fixed(a, &v[type - 1], sizeof(v[type - 1])))
 			return -1;
 		if (set)
 			set[type - 1] = true;
@@ -381,7 +371,7 @@ static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
 
 		switch (attr_type(a)) {
 		case TOPDOWN_A_COUNT_ID:
-			if (get_u32(a, &id))
+			if (get_fixed(a, &id, sizeof(id)))
 				return -1;
 			continue;
 		case TOPDOWN_A_COUNT_DELTA:
@@ -399,7 +389,7 @@ static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
 		default:
 			continue;
 		}
-		if (get_u64(a, v))
+		if (get_fixed(a, v, sizeof(*v)))
 			return -1;
 	}
 	if (id < TDNL_MAX_EVENTS)
@@ -433,28 +423,28 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 		      MNL_ALIGN(sizeof(struct genlmsghdr)), end) {
 		switch (attr_type(a)) {
 		case TOPDOWN_A_SAMPLE_CPU:
-			if (get_u32(a, &v))
+			if (get_fixed(a, &v, sizeof(v)))
 				return -1;
 			s->cpu = v;
 			break;
 		case TOPDOWN_A_SAMPLE_SEQ:
-			if (get_u64(a, &s->seq))
+			if (get_fixed(a, &s->seq, sizeof(s->seq)))
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_START_NS:
-			if (get_u64(a, &s->start_ns))
+			if (get_fixed(a, &s->start_ns, sizeof(s->start_ns)))
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_END_NS:
-			if (get_u64(a, &s->end_ns))
+			if (get_fixed(a, &s->end_ns, sizeof(s->end_ns)))
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_STATE:
-			if (get_u32(a, &s->state))
+			if (get_fixed(a, &s->state, sizeof(s->state)))
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_ERRNO:
-			if (get_u32(a, &v))
+			if (get_fixed(a, &v, sizeof(v)))
 				return -1;
 			s->err = (int)v;
 			s->has_errno = true;
@@ -481,7 +471,7 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 				return -1;
 			break;
 		case TOPDOWN_A_SAMPLE_SETS:
-			if (get_u32(a, &v))
+			if (get_fixed(a, &v, sizeof(v)))
 				return -1;
 			s->sets = v;
 			break;
@@ -491,7 +481,7 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 			unsigned int l = attr_type(a) -
 					 TOPDOWN_A_SAMPLE_LEVEL1_COUNTED;
 
-			if (get_u32(a, &s->counted[l]))
+			if (get_fixed(a, &s->counted[l], sizeof(s->counted[l])))
 				return -1;
 			s->counted_set[l] = true;
 			break;
