@@ -545,7 +545,7 @@ static struct genl_family td_genl_family __ro_after_init = {
 static struct {
 	spinlock_t lock;	/* protects everything here */
 	struct sk_buff *skb;	/* the burst being gathered; NULL: none */
-	unsigned int n;		/* messages in it */
+	unsigned int n;		/* its messages, with those sent when it filled */
 	u64 msgs, dgrams;	/* so far: messages, datagrams they went in */
 } td_burst = {
 	.lock = __SPIN_LOCK_UNLOCKED(td_burst.lock),
@@ -619,6 +619,7 @@ void td_nl_notify(struct td_cpu *tc)
 			spin_lock(&td_burst.lock);
 			full = td_burst.skb;
 			td_burst.skb = NULL;
+			td_burst.n = 0;
 			spin_unlock(&td_burst.lock);
 			kfree_skb(full);
 		}
@@ -629,26 +630,30 @@ void td_nl_notify(struct td_cpu *tc)
 	len = tc->ntf->len;
 again:
 	spin_lock(&td_burst.lock);
+	/* full: it goes now, and the grid point's next messages in another */
 	if (td_burst.skb && skb_tailroom(td_burst.skb) < len)
 		full = td_burst_take();
 	if (!td_burst.skb) {
 		if (!spare) {
+			unsigned int left = cpus - min(td_burst.n, cpus - 1);
+
 			spin_unlock(&td_burst.lock);
 			td_burst_send(full);
 			full = NULL;
-			spare = td_burst_alloc(len, cpus);
+			spare = td_burst_alloc(len, left);
 			if (!spare)
 				return;
 			goto again;
 		}
 		td_burst.skb = spare;
 		spare = NULL;
-		td_burst.n = 0;
 	}
 	skb_put_data(td_burst.skb, tc->ntf->data, len);
 	td_burst.msgs++;
-	if (++td_burst.n >= cpus)
+	if (++td_burst.n >= cpus) {
 		send = td_burst_take();
+		td_burst.n = 0;
+	}
 	spin_unlock(&td_burst.lock);
 	td_burst_send(full);
 	td_burst_send(send);
@@ -665,8 +670,10 @@ void td_nl_sampling_changed(void)
 	struct sk_buff *send = NULL;
 
 	spin_lock(&td_burst.lock);
-	if (td_burst.skb && td_burst.n >= td_sampling_cpus())
+	if (td_burst.n >= td_sampling_cpus()) {
 		send = td_burst_take();
+		td_burst.n = 0;
+	}
 	spin_unlock(&td_burst.lock);
 	td_burst_send(send);
 }
@@ -724,6 +731,7 @@ void td_nl_exit(void)
 
 	spin_lock(&td_burst.lock);
 	skb = td_burst_take();
+	td_burst.n = 0;
 	spin_unlock(&td_burst.lock);
 	td_burst_send(skb);
 	genl_unregister_family(&td_genl_family);
