@@ -9,7 +9,8 @@ this test lowers to 32768 (restored at the end): a 64 KB receive buffer.
 With spr at level=2 and interval_ms=10:
 
 - a normal run loses nothing: lost 0, consecutive seq, no drops on the
-  socket (/proc/net/netlink);
+  socket (/proc/net/netlink); the module sent its messages one datagram
+  per grid point (stats ntf_msgs, ntf_dgrams);
 - SIGSTOP for 2 s overruns the buffer: tdnl says so on stderr, and for each
   CPU "lost N intervals (seq A -> B)", N being the seq gap of the JSON line
   after it and its "lost"; the lost intervals are the samples of the
@@ -204,9 +205,17 @@ def check_normal(cpus):
     if not load(2, cpus, PROFILE):
         tap(False, "normal: tdsim and topdown level=2 load and sample")
         return
+    s0 = tdtest.read_kv(f"{tdtest.TD}/stats")
     res = watch(cpus)
+    s1 = tdtest.read_kv(f"{tdtest.TD}/stats")
     check_setup("normal", res)
     by = per_cpu(res["lines"], cpus)
+    # one datagram per grid point with every CPU's sample (not one each):
+    # a burst can miss a CPU only where the listener came or went
+    msgs, dgrams = (int(s1[k]) - int(s0[k]) for k in ("ntf_msgs", "ntf_dgrams"))
+    tap(msgs >= len(res["lines"]) and 0 < dgrams <= -(-msgs // len(cpus)) + 2,
+        f"normal: the module sent {msgs} messages ({len(res['lines'])} read) in {dgrams} "
+        f"datagrams, one per grid point for {len(cpus)} CPUs")
     lost = sum(o.get("lost", 0) for o in res["lines"])
     drops = res["sock"][2] if res["sock"] else None
     tap(all(len(v) >= 50 for v in by.values()) and lost == 0 and
