@@ -46,3 +46,17 @@ tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
 tdsim_unload() { rmmod tdsim 2>/dev/null || true; }
 TDSIM_DBG=/sys/kernel/debug/tdsim
 TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex gracemont crestmont"
+
+# t_totals FILE: make check's and make soak's last lines, from every
+# "ok"/"not ok" line in FILE: the failed ones, then "N passed, N failed,
+# N skipped".  Status 0 when something passed and nothing failed.
+t_totals() {
+	local skipped passed failed
+	skipped=$(grep -cE '^ok [0-9]+ .*# SKIP' "$1")
+	passed=$(( $(grep -cE '^ok [0-9]+ ' "$1") - skipped ))
+	failed=$(grep -cE '^not ok [0-9]+ ' "$1")
+	echo
+	grep -E '^not ok [0-9]+ ' "$1" | sed 's/^/FAILED: /'
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
