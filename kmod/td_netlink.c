@@ -568,6 +568,13 @@ static struct sk_buff *td_burst_take(void)
 	return skb;
 }
 
+/* under td_burst.lock: take it as the grid point's last, the count restarts */
+static struct sk_buff *td_burst_end(void)
+{
+	td_burst.n = 0;
+	return td_burst_take();
+}
+
 /* a burst's buffer for about @cpus messages of @len bytes, or NULL */
 static struct sk_buff *td_burst_alloc(size_t len, unsigned int cpus)
 {
@@ -650,10 +657,8 @@ again:
 	}
 	skb_put_data(td_burst.skb, tc->ntf->data, len);
 	td_burst.msgs++;
-	if (++td_burst.n >= cpus) {
-		send = td_burst_take();
-		td_burst.n = 0;
-	}
+	if (++td_burst.n >= cpus)
+		send = td_burst_end();
 	spin_unlock(&td_burst.lock);
 	td_burst_send(full);
 	td_burst_send(send);
@@ -670,10 +675,8 @@ void td_nl_sampling_changed(void)
 	struct sk_buff *send = NULL;
 
 	spin_lock(&td_burst.lock);
-	if (td_burst.n >= td_sampling_cpus()) {
-		send = td_burst_take();
-		td_burst.n = 0;
-	}
+	if (td_burst.n >= td_sampling_cpus())
+		send = td_burst_end();
 	spin_unlock(&td_burst.lock);
 	td_burst_send(send);
 }
@@ -730,8 +733,7 @@ void td_nl_exit(void)
 	struct sk_buff *skb;
 
 	spin_lock(&td_burst.lock);
-	skb = td_burst_take();
-	td_burst.n = 0;
+	skb = td_burst_end();
 	spin_unlock(&td_burst.lock);
 	td_burst_send(skb);
 	genl_unregister_family(&td_genl_family);
