@@ -200,3 +200,62 @@ TEST(regressors_that_move_together_still_solve)
 }
 
 TEST_HARNESS_MAIN
+
+/*
+ * Level 1's nodes add up to the slots: with the normalizer (the intercept)
+ * they are regressors on one plane whatever the workload, and after one
+ * change of profile on one line.  Counts read a little apart (a slow read
+ * section: the interval's totals of two events cover a few microseconds
+ * more or less) must then move the estimate by about as little as they
+ * move the counts, not by that times a coefficient found along the
+ * direction that never moved (the ridge's).
+ */
+TEST(skewed_totals_along_a_direction_that_never_moved)
+{
+	static const double prof[2][NEV] = {
+		{ 1, 1.0, 0, 0, 0, 0 },		/* all retiring */
+		{ 1, 0, 0, 1.0, 0.6, 0.2 },	/* all backend, 60 % memory */
+	};
+	struct td_sets s = two_sets();
+	struct td_reg *r = malloc(td_reg_size(s.nr, NEV));
+	double worst = 0;
+	int k, t, p;
+	unsigned int i;
+
+	srand(4);
+	td_reg_init(r, &s, NEV);
+	for (k = 0; k < 40; k++) {
+		u64 w[NEV], total[NEV] = { 0 }, y = 0, ns = 0, all4 = 0;
+		double est, skew;
+
+		p = k >= 20;
+		td_reg_begin(r);
+		for (t = 0; t < 10; t++) {
+			u64 n = 1000000 + rand() % 100000;
+
+			for (i = 0; i < NEV; i++)
+				w[i] = (u64)(prof[p][i] * n + 0.5);
+			for (i = 0; i < 4; i++)
+				total[i] += w[i];
+			all4 += w[4];
+			if (t % 2 == 0) {
+				y += w[4];
+				ns += w[0];
+			}
+			td_reg_add(r, &s, t % 2, s.every | s.set[t % 2], w);
+		}
+		/* each total of Level 1 up to 2e-4 off the normalizer's span */
+		for (i = 1; i < 4; i++) {
+			skew = (rand() / (double)RAND_MAX - 0.5) * 4e-4;
+			total[i] = (u64)(total[i] * (1 + skew));
+		}
+		if (!td_reg_predict(r, &s, 0, 1U << 4, total, r->pred) || !all4)
+			continue;
+		est = r->pred[4].whole + ((double)y - r->pred[4].part) * total[0] / ns;
+		if (fabs(est - all4) / all4 > worst)
+			worst = fabs(est - all4) / all4;
+	}
+	TH_LOG("worst %g", worst);
+	EXPECT_LT(worst, 1e-3);
+	free(r);
+}
