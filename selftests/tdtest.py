@@ -114,6 +114,18 @@ def seq(cpu):
     return int(read_kv(f"{TD}/cpu{cpu}/info")["seq"])
 
 
+def why(cpu):
+    """a CPU's level2 and the info fields that say how its last interval
+    was counted, for the message of a failed check"""
+    l2 = read_kv(f"{TD}/cpu{cpu}/level2")
+    info = read_kv(f"{TD}/cpu{cpu}/info")
+    keys = ("seq", "sets", "regressed", "scaled_alone", "running_ratio",
+            "counted_level2", "restarts", "snapshot_retries", "snapshot_slow",
+            "snapshot_slow_max_ns", "start_ns", "end_ns")
+    return "; " + " ".join(f"{k}={v}" for k, v in l2.items()) + "; " + \
+        " ".join(f"{k}={info.get(k)}" for k in keys)
+
+
 def settle(cpus, n):
     """wait until every CPU has completed n more intervals (the interval
     running at a profile write may have read some counters before it and

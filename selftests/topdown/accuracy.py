@@ -11,7 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import (L2_PARENT, TD, Tap, all_cpus, l2_nodes, load,  # noqa: E402
-                    load_topdown, read_kv, settle, unload, want_of, write_profile)
+                    load_topdown, read_kv, settle, unload, want_of, why,
+                    write_profile)
 
 tap = Tap("topdown_accuracy")
 MODELS = ["skl", "icl", "spr", "zen4", "zen5", "neoverse-n1", "neoverse-n2",
@@ -66,7 +67,8 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
         all(n == round(float(l1[p]) * 100) for p, n in sums.items())
     tap(pairs_ok, f"{model} cpu{cpu} {tag}: each level2 pair adds up to its parent")
     err2 = max(abs(float(l2[k]) - want[k]) for k in l2)
-    tap(err2 <= tol, f"{model} cpu{cpu} {tag}: level2 within {tol} pp (max error {err2:.2f})")
+    tap(err2 <= tol, f"{model} cpu{cpu} {tag}: level2 within {tol} pp (max error {err2:.2f})"
+        + (why(cpu) if err2 > tol else ""))
 
 
 # Level 2 event budget (see README): which models multiplex on tdsim's

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L2, TD, Tap, all_cpus, load, read_kv, settle,  # noqa: E402
+from tdtest import (L2, TD, Tap, all_cpus, load, read_kv, settle, why,  # noqa: E402
                     unload, want_of, write_profile)
 
 tap = Tap("topdown_watchdog")
@@ -61,7 +61,7 @@ def check_level(tag, cpus, want, level, model):
             l2 = read_kv(f"{TD}/cpu{c}/level2")
             e2 = max(abs(float(l2[k]) - want[k]) for k in L2)
             tap(e2 <= 0.5, f"{tag} cpu{c}: level2 within 0.5 pp of the profile "
-                f"(max error {e2:.3f})")
+                f"(max error {e2:.3f})" + (why(c) if e2 > 0.5 else ""))
 
 
 def main():
