@@ -6,6 +6,9 @@
 #ifndef _TD_TYPES_H
 #define _TD_TYPES_H
 
+/* the project's version: the module's MODULE_VERSION, tdnl -V, DKMS's */
+#define TD_VERSION	"0.5"
+
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/stddef.h>

@@ -11,7 +11,6 @@
 #include "linux/topdown.h"
 #include "td_reg.h"
 
-#define TD_VERSION	"0.5"
 /* the limits are the YNL spec's, as its netlink policies (uapi header) */
 #define TD_INTERVAL_MIN_MS	TOPDOWN_INTERVAL_MIN_MS
 #define TD_INTERVAL_MAX_MS	TOPDOWN_INTERVAL_MAX_MS

@@ -23,6 +23,7 @@ fi
 t_ok "tdnl builds"
 
 HINT="Try 'tdnl --help'."
+VERSION=$(sed -n 's/^#define TD_VERSION\t"\(.*\)"$/\1/p' kmod/td_types.h)
 NOTLOADED='the topdown module is not loaded (no generic netlink family "topdown")'
 
 # exit status | arguments | fragment of stdout + stderr ("" for none)
@@ -30,8 +31,8 @@ NOTLOADED='the topdown module is not loaded (no generic netlink family "topdown"
 # (the module is not loaded) nothing on stdout.
 cases=(
 	# options, help and version
-	'0|-V|tdnl 0.4'
-	'0|--version|tdnl 0.4'
+	"0|-V|tdnl $VERSION"
+	"0|--version|tdnl $VERSION"
 	'0|-h|Usage: tdnl [OPTIONS] COMMAND [ARGS]'
 	'0|--help|set interval MS'
 	'0|help|watch [-c CPULIST] [-n COUNT]'

@@ -587,7 +587,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("tdnl %s\n", TDNL_VERSION);
+			printf("tdnl %s\n", TD_VERSION);
 			return 0;
 		} else if (!strcmp(a, "--")) {
 			i++;

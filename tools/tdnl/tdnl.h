@@ -12,8 +12,6 @@
 #include "td_model.h"
 #include "l34.h"
 
-#define TDNL_VERSION	"0.4"
-
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
