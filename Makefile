@@ -10,6 +10,10 @@
 #   make deps       apt-installs what is missing (idempotent)
 #   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
 #   make ynl-gen    kmod/td_nl_gen.[ch] (policies, ops) anew from uapi/topdown.yaml
+#   make install    the modules into /lib/modules/KVER/updates (then depmod),
+#                   tdnl and its man page under PREFIX (/usr/local); DESTDIR honoured
+#   make dkms-install  the module source as DKMS package topdown/VERSION:
+#                   built and installed for every kernel, again at each kernel update
 #
 # On a machine with a real PMU, build against its own kernel:
 #   make modules KDIR=/lib/modules/$(uname -r)/build
@@ -34,9 +38,9 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
-	flex bison bc libelf-dev
+	flex bison bc libelf-dev dkms
 
-.PHONY: all soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
+.PHONY: all install dkms-src dkms-install dkms-uninstall soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -145,6 +149,44 @@ soak: deps lsrc
 # phased tdsim schedules; a table of each one's error per interval.
 bench-accuracy: deps lsrc
 	@selftests/vm/run --kernel 6.12 --smp 2 -- selftests/bench/accuracy.py
+
+# Installing.  modules_install signs and compresses the modules as the
+# kernel's configuration asks (CONFIG_MODULE_SIG_ALL with its key, which
+# Debian's headers do not carry: see the README on Secure Boot) and runs
+# depmod; with DESTDIR (a package's staging tree) depmod is the package's.
+# Both modules go in: tdsim, the simulated PMU, loads only when asked.
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define TD_VERSION\t"\(.*\)"$$/\1/p' $(TOP)/kmod/td_types.h)
+TD_SIGN := $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+install: modules tools
+	$(if $(TD_SIGN),@echo "install: modules not signed ($(KDIR) has no signing key; Secure Boot: README)")
+	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=updates DEPMOD=true $(TD_SIGN) modules_install
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	install -D -m 0755 $(TOP)/build/bin/tdnl $(DESTDIR)$(PREFIX)/bin/tdnl
+	install -D -m 0644 tools/tdnl/tdnl.8 $(DESTDIR)$(PREFIX)/share/man/man8/tdnl.8
+	install -D -m 0644 tools/examples/modules-load.conf \
+		$(DESTDIR)$(PREFIX)/share/doc/topdown/examples/modules-load.d/topdown.conf
+	install -D -m 0644 tools/examples/modprobe.conf \
+		$(DESTDIR)$(PREFIX)/share/doc/topdown/examples/modprobe.d/topdown.conf
+
+# DKMS: the module's sources and kmod/dkms.conf as /usr/src/topdown-VERSION
+# (DKMS_SRC for a test), then dkms add, build and install for KVER.
+DKMS_SRC ?= /usr/src/topdown-$(VERSION)
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild kmod uapi $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf > $(DKMS_SRC)/dkms.conf
+	rm -f $(DKMS_SRC)/kmod/dkms.conf
+
+dkms-install: dkms-src
+	dkms add topdown/$(VERSION)
+	dkms install topdown/$(VERSION) -k $(KVER)
+
+dkms-uninstall:
+	dkms remove topdown/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	rm -rf $(TOP)/build
