@@ -782,6 +782,27 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	td_plan(tc, td_grid_len(*now));
 }
 
+/*
+ * The cumulative totals of an interval with fractions: its slots (cycles
+ * for a cycle-based model) and each node's share of them.  Where the
+ * normalizer counts cycles, the slots are those cycles times the slots
+ * per cycle the CPU is counted with, as the formulas take them.
+ */
+static void td_add_totals(struct td_cpu *tc, u64 norm)
+{
+	const struct td_model *m = tc->model;
+	u64 units = norm;
+	unsigned int i;
+
+	if (!m->cycle_based && !m->events[tc->sets.norm].slots)
+		units = norm * m->width;
+	tc->units_total += units;
+	for (i = 0; i < TD_NR_L1; i++)
+		tc->l1_total[i] += mul_u64_u32_div(units, tc->result.l1[i], TD_PPM);
+	for (i = 0; tc->result.has_l2 && i < TD_NR_L2; i++)
+		tc->l2_total[i] += mul_u64_u32_div(units, tc->result.l2[i], TD_PPM);
+}
+
 /* The interval is over: scale, compute, publish. */
 static void td_end_interval(struct td_cpu *tc, u64 now)
 {
@@ -862,6 +883,8 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
 		if (td_level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
+		if (!ret)
+			td_add_totals(tc, c[tc->sets.norm]);
 	}
 	t = ktime_get_ns();
 	td_nl_notify(tc);

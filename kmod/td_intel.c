@@ -41,12 +41,12 @@ enum {
  * on a general-purpose counter (spr and icl JSON: "0,1,2,3,4,5,6,7").
  */
 static const struct td_event slots_p = {
-	"TOPDOWN.SLOTS_P", 0x01a4, 1, ALL8, NOFIX, .every = true
+	"TOPDOWN.SLOTS_P", 0x01a4, 1, ALL8, NOFIX, .every = true, .slots = true
 };
 
 static const struct td_event spr_events[SPR_NR] = {
 	[SPR_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1, 0, 3, .every = true,
-				    .gp_form = &slots_p },
+				    .slots = true, .gp_form = &slots_p },
 	[SPR_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1, ALL8, NOFIX },
 	[SPR_IDQ_BUBBLES]	= { "IDQ_BUBBLES.CORE", 0x019c, 1, ALL8, NOFIX },
 	[SPR_UOP_DROPPING]	= { "INT_MISC.UOP_DROPPING", 0x10ad, 1, ALL8, NOFIX },
@@ -161,7 +161,7 @@ enum {
 
 static const struct td_event icl_events[ICL_NR] = {
 	[ICL_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1, 0, 3, .every = true,
-				    .gp_form = &slots_p },
+				    .slots = true, .gp_form = &slots_p },
 	[ICL_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1, ALL8, NOFIX },
 	[ICL_IDQ_NOT_DELIV]	= { "IDQ_UOPS_NOT_DELIVERED.CORE", 0x019c, 1, ALL8, NOFIX },
 	[ICL_UOP_DROPPING]	= { "INT_MISC.UOP_DROPPING", 0x100d, 1, ALL8, NOFIX },

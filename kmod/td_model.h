@@ -72,6 +72,7 @@ struct td_pair {
  * @fixed:  the fixed counter that can hold it, or -1
  * @every:  a normalizer (slots or cycles): counted in every event set, so
  *          that each set has its own (the first opened one is the set's)
+ * @slots:  counts pipeline slots (a normalizer that does not count cycles)
  * @grp:    events with the same non-zero @grp feed one formula term and go
  *          into one event set when they fit together
  * @ref:    the lower-numbered event this one is a part of (its Level 1
@@ -98,6 +99,7 @@ struct td_event {
 	u16 gp;
 	s8 fixed;
 	bool every;
+	bool slots;
 	u8 grp;
 	u8 ref;
 	u8 parent;

@@ -132,6 +132,52 @@ static int td_nl_put_counts(struct sk_buff *skb, const struct td_cpu *tc)
 	return 0;
 }
 
+/* the cumulative totals: the slots (or cycles) and each node's share */
+static int td_nl_put_totals(struct sk_buff *skb, const struct td_cpu *tc)
+{
+	static const int l1_attr[TD_NR_L1] = {
+		[TD_RETIRING] = TOPDOWN_A_TOTALS_RETIRING,
+		[TD_BAD_SPECULATION] = TOPDOWN_A_TOTALS_BAD_SPECULATION,
+		[TD_FRONTEND_BOUND] = TOPDOWN_A_TOTALS_FRONTEND_BOUND,
+		[TD_BACKEND_BOUND] = TOPDOWN_A_TOTALS_BACKEND_BOUND,
+		[TD_SMT_CONTENTION] = TOPDOWN_A_TOTALS_SMT_CONTENTION,
+		[TD_NOT_STALLED] = TOPDOWN_A_TOTALS_NOT_STALLED,
+	};
+	static const int l2_attr[TD_NR_L2] = {
+		[TD_LIGHT_OPERATIONS] = TOPDOWN_A_TOTALS_LIGHT_OPERATIONS,
+		[TD_HEAVY_OPERATIONS] = TOPDOWN_A_TOTALS_HEAVY_OPERATIONS,
+		[TD_BRANCH_MISPREDICTS] = TOPDOWN_A_TOTALS_BRANCH_MISPREDICTS,
+		[TD_MACHINE_CLEARS] = TOPDOWN_A_TOTALS_MACHINE_CLEARS,
+		[TD_FETCH_LATENCY] = TOPDOWN_A_TOTALS_FETCH_LATENCY,
+		[TD_FETCH_BANDWIDTH] = TOPDOWN_A_TOTALS_FETCH_BANDWIDTH,
+		[TD_MEMORY_BOUND] = TOPDOWN_A_TOTALS_MEMORY_BOUND,
+		[TD_CORE_BOUND] = TOPDOWN_A_TOTALS_CORE_BOUND,
+		[TD_RESOURCE_BOUND] = TOPDOWN_A_TOTALS_RESOURCE_BOUND,
+		[TD_OTHER_MISPREDICTS] = TOPDOWN_A_TOTALS_OTHER_MISPREDICTS,
+	};
+	struct nlattr *nest;
+	unsigned int i;
+
+	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_TOTALS);
+	if (!nest ||
+	    nla_put_u64_64bit(skb, tc->model->cycle_based ?
+			      TOPDOWN_A_TOTALS_CYCLES : TOPDOWN_A_TOTALS_SLOTS,
+			      tc->units_total, TOPDOWN_A_TOTALS_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < TD_NR_L1; i++)
+		if (td_model_has_l1(tc->model, i) &&
+		    nla_put_u64_64bit(skb, l1_attr[i], tc->l1_total[i],
+				      TOPDOWN_A_TOTALS_PAD))
+			return -EMSGSIZE;
+	for (i = 0; i < TD_NR_L2; i++)
+		if (td_model_has_l2(tc->model, i) &&
+		    nla_put_u64_64bit(skb, l2_attr[i], tc->l2_total[i],
+				      TOPDOWN_A_TOTALS_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* how the interval was counted: sets, and each level's counted share */
 static int td_nl_put_counted(struct sk_buff *skb, const struct td_cpu *tc)
 {
@@ -178,6 +224,8 @@ static int td_nl_fill_sample(struct sk_buff *skb, const struct td_cpu *tc,
 		goto cancel;
 	if (tc->model && td_nl_put_counts(skb, tc))
 		goto cancel;
+	if (tc->model && td_nl_put_totals(skb, tc))
+		goto cancel;
 	if (tc->seq && td_nl_put_counted(skb, tc))
 		goto cancel;
 	genlmsg_end(skb, hdr);
@@ -206,7 +254,9 @@ static size_t td_nl_sample_size(const struct td_cpu *tc)
 	       nla_total_size(0) + TD_NR_L1 * nla_total_size(sizeof(u32)) +
 	       nla_total_size(0) + TD_NR_L2 * nla_total_size(sizeof(u32)) +
 	       tc->nr * count +
-	       4 * nla_total_size(sizeof(u32));		/* sets, counted */
+	       4 * nla_total_size(sizeof(u32)) +		/* sets, counted */
+	       nla_total_size(0) +				/* totals */
+	       (1 + TD_NR_L1 + TD_NR_L2) * nla_total_size_64bit(sizeof(u64));
 }
 
 /* a possible CPU's number from @attr, or an extack naming it */

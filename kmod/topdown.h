@@ -202,6 +202,7 @@ struct td_cpu {
 	bool started, starved;
 	u64 en_ns, snap_ns, from_ns;
 	struct td_result result;
+	u64 units_total, l1_total[TD_NR_L1], l2_total[TD_NR_L2];
 	u64 seq, start_ns, end_ns;
 	u32 mux_ppm;
 	u32 counted[3];

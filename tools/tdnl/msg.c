@@ -397,6 +397,43 @@ static int parse_count(const struct nlattr *nest, struct tdnl_sample *s)
 	return 0;
 }
 
+/* the totals' node attributes: enum td_l1, then enum td_l2 */
+#define TOTALS_L1	TOPDOWN_A_TOTALS_RETIRING
+#define TOTALS_L2	TOPDOWN_A_TOTALS_LIGHT_OPERATIONS
+_Static_assert((int)TOPDOWN_A_TOTALS_NOT_STALLED == TOTALS_L1 + (int)TD_NOT_STALLED &&
+	       (int)TOTALS_L2 == TOTALS_L1 + (int)TD_NR_L1 &&
+	       (int)TOPDOWN_A_TOTALS_MAX == TOTALS_L2 + (int)TD_NR_L2 - 1,
+	       "totals attributes");
+
+static int parse_totals(const struct nlattr *nest, struct tdnl_totals *t)
+{
+	const void *end = (const char *)nest + nest->nla_len;
+	const struct nlattr *a;
+
+	t->present = true;
+	for_each_attr(a, attr_data(nest), end) {
+		unsigned int type = attr_type(a);
+		uint64_t *v;
+
+		if (type == TOPDOWN_A_TOTALS_SLOTS ||
+		    type == TOPDOWN_A_TOTALS_CYCLES) {
+			v = &t->units;
+			t->cycles = type == TOPDOWN_A_TOTALS_CYCLES;
+		} else if (type >= TOTALS_L1 && type < TOTALS_L2) {
+			v = &t->l1[type - TOTALS_L1];
+			t->l1_set[type - TOTALS_L1] = true;
+		} else if (type >= TOTALS_L2 && type <= TOPDOWN_A_TOTALS_MAX) {
+			v = &t->l2[type - TOTALS_L2];
+			t->l2_set[type - TOTALS_L2] = true;
+		} else {
+			continue;
+		}
+		if (get_fixed(a, v, sizeof(*v)))
+			return -1;
+	}
+	return 0;
+}
+
 /* enum td_l1 and enum td_l2 are the attribute types minus one */
 _Static_assert((int)TOPDOWN_A_LEVEL1_MAX == (int)TD_NR_L1 &&
 	       (int)TOPDOWN_A_LEVEL1_NOT_STALLED == (int)TD_NOT_STALLED + 1,
@@ -486,6 +523,10 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 			s->counted_set[l] = true;
 			break;
 		}
+		case TOPDOWN_A_SAMPLE_TOTALS:
+			if (check(a, MNL_TYPE_NESTED) || parse_totals(a, &s->tot))
+				return -1;
+			break;
 		}
 	}
 	return 0;

@@ -382,6 +382,26 @@ static void json_counted(const struct tdnl_sample *s)
 	putchar('}');
 }
 
+/* the module's cumulative totals, in slots (or cycles) */
+static void json_totals(const struct tdnl_totals *t)
+{
+	unsigned int i;
+
+	if (!t->present)
+		return;
+	printf(",\"totals\":{\"%s\":%llu", t->cycles ? "cycles" : "slots",
+	       (unsigned long long)t->units);
+	for (i = 0; i < TD_NR_L1; i++)
+		if (t->l1_set[i])
+			printf(",\"%s\":%llu", td_l1_names[i],
+			       (unsigned long long)t->l1[i]);
+	for (i = 0; i < TD_NR_L2; i++)
+		if (t->l2_set[i])
+			printf(",\"%s\":%llu", td_l2_names[i],
+			       (unsigned long long)t->l2[i]);
+	putchar('}');
+}
+
 static void sample_json(const struct tdnl_sample *s, bool watch)
 {
 	printf("{\"cpu\":%u,\"seq\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,\"model\":",
@@ -404,6 +424,7 @@ static void sample_json(const struct tdnl_sample *s, bool watch)
 	json_l34("level3", s, 0, TD_FIRST_L4);
 	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
 	json_counted(s);
+	json_totals(&s->tot);
 	if (watch)
 		printf(",\"lost\":%llu", (unsigned long long)s->lost);
 	putchar('}');

@@ -64,6 +64,15 @@ struct tdnl_count {
 	uint64_t delta, total, enabled, running;
 };
 
+/* the module's cumulative totals (TOPDOWN_A_SAMPLE_TOTALS) */
+struct tdnl_totals {
+	bool present;
+	bool cycles;				/* in cycles, not slots */
+	uint64_t units;				/* the slots (or cycles) */
+	bool l1_set[TD_NR_L1], l2_set[TD_NR_L2];
+	uint64_t l1[TD_NR_L1], l2[TD_NR_L2];	/* each node's share */
+};
+
 struct tdnl_sample {
 	unsigned int cpu;
 	uint64_t seq, start_ns, end_ns;
@@ -80,6 +89,7 @@ struct tdnl_sample {
 	uint32_t sets;				/* event sets taking turns; 0: not sent */
 	bool counted_set[3];
 	uint32_t counted[3];			/* per level, share counted, ppm */
+	struct tdnl_totals tot;
 
 	/* worked out by tdnl (calc.c) */
 	uint64_t lost;				/* intervals missed before this one */

@@ -284,6 +284,8 @@ enum topdown_a_count {
  * @TOPDOWN_A_SAMPLE_LEVEL1_COUNTED: (u32) Least counted Level 1 event's share of the interval, ppm.
  * @TOPDOWN_A_SAMPLE_LEVEL2_COUNTED: (u32) The same for Level 2 (absent below level 2).
  * @TOPDOWN_A_SAMPLE_LEVEL3_COUNTED: (u32) The same for Level 3 (absent below level 3).
+ * @TOPDOWN_A_SAMPLE_TOTALS: (nest of totals) The cumulative totals; absent
+ *	for a CPU with no model.
  * @__TOPDOWN_A_SAMPLE_MAX: One more than the last.
  * @TOPDOWN_A_SAMPLE_MAX: The last.
  */
@@ -303,9 +305,65 @@ enum topdown_a_sample {
 	TOPDOWN_A_SAMPLE_LEVEL1_COUNTED,
 	TOPDOWN_A_SAMPLE_LEVEL2_COUNTED,
 	TOPDOWN_A_SAMPLE_LEVEL3_COUNTED,
+	TOPDOWN_A_SAMPLE_TOTALS,
 
 	__TOPDOWN_A_SAMPLE_MAX,
 	TOPDOWN_A_SAMPLE_MAX = (__TOPDOWN_A_SAMPLE_MAX - 1)
+};
+
+/**
+ * enum topdown_a_totals - attributes: Cumulative totals since load, across
+ * CPU hotplug, of the intervals with fractions: the pipeline slots (cycles for a cycle-based
+ * model) and each node's share of them, the interval's fraction times its
+ * slots.  Any span's fraction of a node, on one CPU or summed over CPUs, is
+ * the difference of its totals over the difference of the slots'.
+ * @TOPDOWN_A_TOTALS_SLOTS: (u64) Slots, for slot-based models: the slots
+ *	event's count, or the cycles times the slots per cycle where the model
+ *	counts cycles.
+ * @TOPDOWN_A_TOTALS_CYCLES: (u64) Cycles, for cycle-based models (in place of slots).
+ * @TOPDOWN_A_TOTALS_PAD: (pad) Padding, for 64-bit alignment of the u64 attributes.
+ * @TOPDOWN_A_TOTALS_RETIRING: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_BAD_SPECULATION: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_FRONTEND_BOUND: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_BACKEND_BOUND: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_SMT_CONTENTION: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_NOT_STALLED: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_LIGHT_OPERATIONS: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_HEAVY_OPERATIONS: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_BRANCH_MISPREDICTS: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_MACHINE_CLEARS: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_FETCH_LATENCY: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_FETCH_BANDWIDTH: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_MEMORY_BOUND: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_CORE_BOUND: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_RESOURCE_BOUND: (u64) The node's share of the slots (or cycles).
+ * @TOPDOWN_A_TOTALS_OTHER_MISPREDICTS: (u64) The node's share of the slots (or cycles).
+ * @__TOPDOWN_A_TOTALS_MAX: One more than the last.
+ * @TOPDOWN_A_TOTALS_MAX: The last.
+ */
+enum topdown_a_totals {
+	TOPDOWN_A_TOTALS_SLOTS = 1,
+	TOPDOWN_A_TOTALS_CYCLES,
+	TOPDOWN_A_TOTALS_PAD,
+	TOPDOWN_A_TOTALS_RETIRING,
+	TOPDOWN_A_TOTALS_BAD_SPECULATION,
+	TOPDOWN_A_TOTALS_FRONTEND_BOUND,
+	TOPDOWN_A_TOTALS_BACKEND_BOUND,
+	TOPDOWN_A_TOTALS_SMT_CONTENTION,
+	TOPDOWN_A_TOTALS_NOT_STALLED,
+	TOPDOWN_A_TOTALS_LIGHT_OPERATIONS,
+	TOPDOWN_A_TOTALS_HEAVY_OPERATIONS,
+	TOPDOWN_A_TOTALS_BRANCH_MISPREDICTS,
+	TOPDOWN_A_TOTALS_MACHINE_CLEARS,
+	TOPDOWN_A_TOTALS_FETCH_LATENCY,
+	TOPDOWN_A_TOTALS_FETCH_BANDWIDTH,
+	TOPDOWN_A_TOTALS_MEMORY_BOUND,
+	TOPDOWN_A_TOTALS_CORE_BOUND,
+	TOPDOWN_A_TOTALS_RESOURCE_BOUND,
+	TOPDOWN_A_TOTALS_OTHER_MISPREDICTS,
+
+	__TOPDOWN_A_TOTALS_MAX,
+	TOPDOWN_A_TOTALS_MAX = (__TOPDOWN_A_TOTALS_MAX - 1)
 };
 
 /**
