@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Installing, on the host: make install into a DESTDIR for both Debian
 # kernels (the modules in updates/ with the version and the kernel they
-# were built for, tdnl that runs, its man page, the examples), and DKMS:
+# were built for, tdnl that runs, its man page, the examples), kept in
+# build/install/KVER for the VM's test (selftests/install/guest.sh copies
+# it into the guest's root and modprobes from it) with the index depmod
+# makes of the kernel's modules and these (depmod under TCG takes
+# minutes), and DKMS:
 # make dkms-src, then dkms add and build for both kernels, each module
 # built for its kernel; removed again at the end, whatever happened.
 set -u
@@ -13,22 +17,34 @@ source selftests/lib.sh
 
 KVERS="6.1.0-56-amd64 6.12.117+deb12-amd64"
 VERSION=$(sed -n 's/^#define TD_VERSION\t"\(.*\)"$/\1/p' kmod/td_types.h)
-dest=$(mktemp -d /tmp/td-install.XXXXXX)
+stage=build/install
+tmp=$(mktemp -d /tmp/td-install.XXXXXX)
 dkms_src=/usr/src/topdown-$VERSION
 dkms_clean() {
 	dkms remove "topdown/$VERSION" --all > /dev/null 2>&1
 	rm -rf "$dkms_src"
 }
-trap 'rm -rf "$dest"; dkms_clean' EXIT
+trap 'rm -rf "$tmp"; dkms_clean' EXIT
 
 # modinfo FIELD of a module file
 field() { modinfo -F "$1" "$2" 2>/dev/null; }
 
 for k in $KVERS; do
-	if ! make -s install KVER="$k" DESTDIR="$dest" PREFIX=/usr > "$dest/make-$k.log" 2>&1; then
-		t_fail "make install KVER=$k DESTDIR=...: $(tail -3 "$dest/make-$k.log" | tr '\n' ' ')"
+	dest=$stage/$k
+	rm -rf "$dest"
+	if ! make -s install KVER="$k" DESTDIR="$PWD/$dest" PREFIX=/usr/local > "$tmp/make-$k.log" 2>&1; then
+		t_fail "make install KVER=$k DESTDIR=$dest: $(tail -3 "$tmp/make-$k.log" | tr '\n' ' ')"
 		continue
 	fi
+	# depmod as a package's postinst would, over the kernel's tree and ours
+	base=$tmp/depmod-$k/lib/modules/$k
+	mkdir -p "$base"
+	ln -s "/lib/modules/$k/kernel" "$base/kernel"
+	cp /lib/modules/"$k"/modules.builtin* /lib/modules/"$k"/modules.order "$base/"
+	cp -a "$dest/lib/modules/$k/updates" "$base/"
+	depmod -b "$tmp/depmod-$k" "$k" && cp "$base"/modules.* "$dest/lib/modules/$k/"
+	n=$(grep -c '^updates/' "$base/modules.dep" 2> /dev/null)
+	check "depmod of $k's modules and the installed ones: $n in updates/ in modules.dep" [ "$n" = 2 ]
 	for m in topdown tdsim; do
 		ko=$(find "$dest/lib/modules/$k/updates" -name "$m.ko*" 2> /dev/null | head -1)
 		magic=$(field vermagic "$ko")
@@ -38,17 +54,18 @@ for k in $KVERS; do
 			{ [ $m = tdsim ] || [ "$(field version "$ko")" = "$VERSION" ]; }
 	done
 done
-v=$("$dest/usr/bin/tdnl" -V 2>&1)
+p=$dest/usr/local
+v=$("$p/bin/tdnl" -V 2>&1)
 check "tdnl installed under PREFIX/bin runs and is of this version (-V: $v)" [ "$v" = "tdnl $VERSION" ]
-check "tdnl(8) installed under PREFIX/share/man/man8" [ -s "$dest/usr/share/man/man8/tdnl.8" ]
+check "tdnl(8) installed under PREFIX/share/man/man8" [ -s "$p/share/man/man8/tdnl.8" ]
 if command -v man > /dev/null; then
-	out=$(MANWIDTH=80 man --warnings -l "$dest/usr/share/man/man8/tdnl.8" 2>&1 > /dev/null)
+	out=$(MANWIDTH=80 man --warnings -l "$p/share/man/man8/tdnl.8" 2>&1 > /dev/null)
 	check "tdnl(8) renders without warnings${out:+ ($out)}" [ -z "$out" ]
 fi
 check "the modules-load.d and modprobe.d examples installed" \
-	grep -qx topdown "$dest/usr/share/doc/topdown/examples/modules-load.d/topdown.conf"
+	grep -qx topdown "$p/share/doc/topdown/examples/modules-load.d/topdown.conf"
 check "the modprobe.d example names start=1" \
-	grep -q "^options topdown start=1" "$dest/usr/share/doc/topdown/examples/modprobe.d/topdown.conf"
+	grep -q "^options topdown start=1" "$p/share/doc/topdown/examples/modprobe.d/topdown.conf"
 
 if ! command -v dkms > /dev/null; then
 	t_skip "dkms build" "no dkms (make deps installs it)"
@@ -56,17 +73,17 @@ if ! command -v dkms > /dev/null; then
 	exit $?
 fi
 dkms_clean
-if make -s dkms-src DKMS_SRC="$dkms_src" > "$dest/dkms-src.log" 2>&1 &&
-	dkms add "topdown/$VERSION" > "$dest/dkms-add.log" 2>&1; then
+if make -s dkms-src DKMS_SRC="$dkms_src" > "$tmp/dkms-src.log" 2>&1 &&
+	dkms add "topdown/$VERSION" > "$tmp/dkms-add.log" 2>&1; then
 	t_ok "make dkms-src and dkms add topdown/$VERSION"
 else
-	t_fail "make dkms-src and dkms add topdown/$VERSION: $(cat "$dest"/dkms-*.log | tail -3 | tr '\n' ' ')"
+	t_fail "make dkms-src and dkms add topdown/$VERSION: $(cat "$tmp"/dkms-*.log | tail -3 | tr '\n' ' ')"
 fi
 check "dkms.conf has the version ($VERSION) and no placeholder" \
 	bash -c "grep -qx 'PACKAGE_VERSION=\"$VERSION\"' '$dkms_src/dkms.conf' && ! grep -q @VERSION@ '$dkms_src/dkms.conf'"
 for k in $KVERS; do
-	if ! dkms build "topdown/$VERSION" -k "$k" > "$dest/dkms-$k.log" 2>&1; then
-		t_fail "dkms build -k $k: $(tail -3 "$dest/dkms-$k.log" | tr '\n' ' ')"
+	if ! dkms build "topdown/$VERSION" -k "$k" > "$tmp/dkms-$k.log" 2>&1; then
+		t_fail "dkms build -k $k: $(tail -3 "$tmp/dkms-$k.log" | tr '\n' ' ')"
 		continue
 	fi
 	dir=/var/lib/dkms/topdown/$VERSION/$k/x86_64/module
