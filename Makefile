@@ -11,7 +11,8 @@
 #   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
 #   make ynl-gen    kmod/td_nl_gen.[ch] (policies, ops) anew from uapi/topdown.yaml
 #   make install    the modules into /lib/modules/KVER/updates (then depmod),
-#                   tdnl and its man page under PREFIX (/usr/local); DESTDIR honoured
+#                   tdnl, its man page and the exporter's systemd unit under
+#                   PREFIX (/usr/local); DESTDIR honoured
 #   make dkms-install  the module source as DKMS package topdown/VERSION:
 #                   built and installed for every kernel, again at each kernel update
 #
@@ -35,7 +36,7 @@ LSRC  := $(TOP)/build/linux-source-6.12
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
+	libmnl-dev libmicrohttpd-dev prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
 	flex bison bc libelf-dev dkms
@@ -94,25 +95,28 @@ TDNL_HDRS := $(wildcard tools/tdnl/*.h) kmod/td_model.h kmod/td_math.h \
 TOOLS_CFLAGS ?= -O2 -g
 # -Wno-unused-parameter as in the kernel's W=1: the model callbacks share one signature
 TOOLS_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi -Ikmod -Itools/tdnl \
-	$(shell pkg-config --cflags libmnl)
+	$(shell pkg-config --cflags libmnl libmicrohttpd)
 
 tools: $(TOP)/build/bin/tdnl
 
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
-	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl libmicrohttpd) -lpthread -lm
 
 # The guest's arm64 userland and kernel, and the headers to cross-build against.
 ARM64_ROOT := $(TOP)/build/arm64/root
 arm64-root:
 	@selftests/vm/arm64-root > /dev/null
 
-# tdnl for arm64: libmnl's headers are the host's, the library the arm64 one.
+# tdnl for arm64: libmnl's and libmicrohttpd's headers are the host's, the
+# libraries the arm64 ones.
 tools-arm64: $(TOP)/build/arm64/bin/tdnl
 $(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
 	@mkdir -p $(TOP)/build/arm64/bin
 	aarch64-linux-gnu-gcc $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) \
-		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 \
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmicrohttpd.so.12 -lpthread -lm \
+		-Wl,-rpath-link,$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc
@@ -169,6 +173,9 @@ install: modules tools
 		$(DESTDIR)$(PREFIX)/share/doc/topdown/examples/modules-load.d/topdown.conf
 	install -D -m 0644 tools/examples/modprobe.conf \
 		$(DESTDIR)$(PREFIX)/share/doc/topdown/examples/modprobe.d/topdown.conf
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/systemd/system
+	sed 's|@PREFIX@|$(PREFIX)|g' tools/examples/tdnl-export.service > \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/tdnl-export.service
 
 # DKMS: the module's sources and kmod/dkms.conf as /usr/src/topdown-VERSION
 # (DKMS_SRC for a test), then dkms add, build and install for KVER.

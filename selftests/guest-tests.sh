@@ -18,7 +18,7 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan > "$kmemleak"
 	echo clear > "$kmemleak"
 fi
-for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/install/guest.sh} ${TD_GUEST_EXTRA:-}; do
+for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/install/guest.sh} ${TD_GUEST_EXTRA:-}; do
 	echo "# --- $t"
 	start=$(date +%s.%N)
 	tap=$(mktemp)

@@ -7,7 +7,8 @@
 # copied into the root; then modprobe
 # finds topdown in updates/ and loads it idle; tdnl from PREFIX/bin talks
 # to it; with the modprobe.d example in /etc, modprobe gives it start=1,
-# level=2 and interval_ms=1000 and it counts (on tdsim as spr).
+# level=2 and interval_ms=1000 and it counts (on tdsim as spr); the
+# exporter's systemd unit's command line serves its metrics.
 set -u
 TD_PREFIX=install_guest
 # shellcheck source=selftests/lib.sh
@@ -58,6 +59,22 @@ done
 out=$($TDNL show 2>&1)
 check "it counts: cpu0 state ok, $TDNL show prints cpu0's Level 1" \
 	bash -c 'grep -qx "state ok" /sys/kernel/debug/topdown/cpu0/info' && grep -q "retiring" <<< "$out"
+# the exporter's unit, its command line as systemd would run it
+ip link set lo up
+unit=/usr/local/lib/systemd/system/tdnl-export.service
+cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+$cmd 2> /tmp/td-export.err &
+pid=$!
+metrics=""
+for _ in $(seq 50); do
+	metrics=$(python3 -c 'import urllib.request as u; print(u.urlopen("http://127.0.0.1:9739/metrics", timeout=5).read().decode())' 2> /dev/null) && break
+	sleep 0.2
+done
+# shellcheck disable=SC2016 # bash -c's own $1
+check "the unit's command line ($cmd) serves metrics: topdown_up 1, cpu0's slots counted" \
+	bash -c 'grep -qx "topdown_up 1" <<< "$1" && grep -q "^topdown_slots_total{cpu=\"0\"} [1-9]" <<< "$1"' _ "$metrics"
+kill "$pid" 2> /dev/null
+wait "$pid" 2> /dev/null
 rm -f /etc/modprobe.d/topdown.conf
 check "modprobe -r topdown tdsim" modprobe -r topdown tdsim
 t_done

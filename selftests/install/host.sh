@@ -64,6 +64,13 @@ if command -v man > /dev/null; then
 fi
 check "the modules-load.d and modprobe.d examples installed" \
 	grep -qx topdown "$p/share/doc/topdown/examples/modules-load.d/topdown.conf"
+unit=$p/lib/systemd/system/tdnl-export.service
+check "the exporter's systemd unit runs $(sed -n 's/^ExecStart=//p' "$unit")" \
+	grep -qx "ExecStart=/usr/local/bin/tdnl export --listen 127.0.0.1:9739" "$unit"
+if command -v systemd-analyze > /dev/null; then
+	out=$(systemd-analyze verify --man=no "$unit" 2>&1 | grep -v "Command .* is not executable" | grep -i "tdnl-export")
+	check "systemd-analyze verify finds nothing wrong in the unit${out:+ ($out)}" [ -z "$out" ]
+fi
 check "the modprobe.d example names start=1" \
 	grep -q "^options topdown start=1" "$p/share/doc/topdown/examples/modprobe.d/topdown.conf"
 

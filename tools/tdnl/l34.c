@@ -105,9 +105,11 @@ static void l3_spr(const struct l34_in *in, double clks, double *f)
  * @c:     each event's count, all over one common window
  * @have:  whether each event was counted
  * @pct:   out: TD_NR_L34 nodes in percent, 0..100, or NAN when n/a
+ *
+ * Return: the clock ticks the nodes are shares of, or NAN when none.
  */
-void td_l34(const char *model, const struct td_event *ev, unsigned int nr,
-	    const double *c, const bool *have, double *pct)
+double td_l34(const char *model, const struct td_event *ev, unsigned int nr,
+	      const double *c, const bool *have, double *pct)
 {
 	const struct l34_in in = { ev, nr, c, have };
 	double f[TD_NR_L34], clks, bw;
@@ -123,7 +125,7 @@ void td_l34(const char *model, const struct td_event *ev, unsigned int nr,
 	if (isnan(clks)) {
 		for (i = 0; i < TD_NR_L34; i++)
 			pct[i] = NAN;
-		return;
+		return NAN;
 	}
 	if (!strcmp(model, "skl"))
 		l3_skl(&in, "L1D_PEND_MISS.FB_FULL:c1", clks, f);
@@ -152,4 +154,5 @@ void td_l34(const char *model, const struct td_event *ev, unsigned int nr,
 		else
 			pct[i] = 100 * (x < 0 ? 0 : x > 1 ? 1 : x);
 	}
+	return clks;
 }

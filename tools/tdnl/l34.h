@@ -25,7 +25,7 @@ enum td_l34 {
 
 extern const char * const td_l34_names[TD_NR_L34];
 
-void td_l34(const char *model, const struct td_event *ev, unsigned int nr,
-	    const double *c, const bool *have, double *pct);
+double td_l34(const char *model, const struct td_event *ev, unsigned int nr,
+	      const double *c, const bool *have, double *pct);
 
 #endif /* _TDNL_L34_H */

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"  set level N                   deepest level counted, 1..3\n"
 		"  start                         open the counters (the module loads stopped)\n"
 		"  stop                          close them: the module holds no counter\n"
+		"  export [--listen ADDR:PORT]   Prometheus metrics on ADDR:PORT/metrics\n"
+		"                                (" TDNL_EXPORT_LISTEN " unless given)\n"
 		"  help                          this text\n"
 		"\n"
 		"Options:\n"
@@ -48,7 +50,7 @@ static void usage(FILE *f)
 }
 
 /* a usage error: one line, the hint, exit status 2 */
-static int bad(const char *f, ...)
+int tdnl_bad(const char *f, ...)
 {
 	va_list ap;
 
@@ -107,11 +109,11 @@ static bool selected(const unsigned char *map, unsigned int cpu)
 static int unexpected(const char *cmd, const char *a)
 {
 	if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--csv"))
-		return bad("%s: %s goes before the command: tdnl %s %s", cmd,
+		return tdnl_bad("%s: %s goes before the command: tdnl %s %s", cmd,
 			   a, a, cmd);
 	if (a[0] == '-')
-		return bad("%s: unknown option '%s'", cmd, a);
-	return bad("%s: unexpected argument '%s'", cmd, a);
+		return tdnl_bad("%s: unknown option '%s'", cmd, a);
+	return tdnl_bad("%s: unexpected argument '%s'", cmd, a);
 }
 
 /* the options of show and watch */
@@ -132,15 +134,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 
 		if (!strcmp(a, "-c")) {
 			if (++i == argc)
-				return bad("%s: -c needs a CPU list", cmd);
+				return tdnl_bad("%s: -c needs a CPU list", cmd);
 			memset(o->cpus, 0, sizeof(o->cpus));
 			if (!cpulist(argv[i], o->cpus))
-				return bad("%s: bad CPU list '%s'", cmd, argv[i]);
+				return tdnl_bad("%s: bad CPU list '%s'", cmd, argv[i]);
 		} else if (watch && !strcmp(a, "-n")) {
 			if (++i == argc)
-				return bad("%s: -n needs a count", cmd);
+				return tdnl_bad("%s: -n needs a count", cmd);
 			if (!number(argv[i], ~0UL, &o->count) || !o->count)
-				return bad("%s: bad count '%s'", cmd, argv[i]);
+				return tdnl_bad("%s: bad count '%s'", cmd, argv[i]);
 		} else {
 			return unexpected(cmd, a);
 		}
@@ -169,16 +171,19 @@ static int cpu_cb(const struct nlmsghdr *nlh, void *data)
 	return tdnl_parse_cpu(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
-/* the module's configuration and models, then a dump of its CPUs */
-static int get_info(struct tdnl_nl *nl, struct tdnl_info *info)
+/*
+ * The module's configuration and models, then a dump of its CPUs; an
+ * error is said unless @quiet.  On failure @info may hold a part.
+ */
+int tdnl_get_info(struct tdnl_nl *nl, struct tdnl_info *info, bool quiet)
 {
 	struct nlmsghdr *nlh = tdnl_nl_msg(nl, TOPDOWN_CMD_GET_INFO, NLM_F_ACK);
 
 	if (tdnl_nl_talk(nl, nlh, info_cb, info))
-		return tdnl_nl_error(errno, "get-info");
+		return quiet ? TDNL_EXIT_ERR : tdnl_nl_error(errno, "get-info");
 	nlh = tdnl_nl_msg(nl, TOPDOWN_CMD_GET_CPU, NLM_F_DUMP);
 	if (tdnl_nl_talk(nl, nlh, cpu_cb, info))
-		return tdnl_nl_error(errno, "get-cpu");
+		return quiet ? TDNL_EXIT_ERR : tdnl_nl_error(errno, "get-cpu");
 	return 0;
 }
 
@@ -189,7 +194,7 @@ static int open_with_info(struct tdnl_nl *nl, struct tdnl_info *info)
 
 	if (ret)
 		return ret;
-	ret = get_info(nl, info);
+	ret = tdnl_get_info(nl, info, false);
 	if (ret) {
 		tdnl_free_info(info);
 		tdnl_nl_close(nl);
@@ -293,7 +298,7 @@ struct watch {
 };
 
 /* the controller says the family is gone: rmmod */
-static bool family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl)
+bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a;
@@ -317,7 +322,7 @@ static int watch_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
 		return MNL_CB_OK;
-	if (family_gone(nlh, w->nl)) {
+	if (tdnl_family_gone(nlh, w->nl)) {
 		w->gone = true;
 		return MNL_CB_STOP;
 	}
@@ -507,23 +512,23 @@ static int cmd_set(int argc, char **argv)
 	int i;
 
 	if (!argc)
-		return bad("set: what? interval MS or level N");
+		return tdnl_bad("set: what? interval MS or level N");
 	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = argv[i + 1];
 
 		if (strcmp(key, "interval") && strcmp(key, "level"))
-			return bad("set: unknown setting '%s'", key);
+			return tdnl_bad("set: unknown setting '%s'", key);
 		if (i + 1 == argc)
-			return bad("set %s: missing %s", key,
+			return tdnl_bad("set %s: missing %s", key,
 				   key[0] == 'i' ? "MS" : "N");
 		if (key[0] == 'i') {
 			if (!number(val, ~0U, &interval))
-				return bad("set interval: '%s' is not a number of milliseconds",
+				return tdnl_bad("set interval: '%s' is not a number of milliseconds",
 					   val);
 			has_interval = true;
 		} else {
 			if (!number(val, ~0U, &level))
-				return bad("set level: '%s' is not a number", val);
+				return tdnl_bad("set level: '%s' is not a number", val);
 			has_level = true;
 		}
 	}
@@ -567,6 +572,7 @@ static const struct {
 	{ "set", cmd_set },
 	{ "start", cmd_start },
 	{ "stop", cmd_stop },
+	{ "export", tdnl_cmd_export },
 	{ "help", cmd_help },
 };
 
@@ -593,16 +599,16 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		} else {
-			return bad("unknown option '%s'", a);
+			return tdnl_bad("unknown option '%s'", a);
 		}
 	}
 	if (json && csv)
-		return bad("-j and --csv: choose one");
+		return tdnl_bad("-j and --csv: choose one");
 	fmt = json ? TDNL_JSON : csv ? TDNL_CSV : TDNL_TEXT;
 	if (i == argc)
-		return bad("no command");
+		return tdnl_bad("no command");
 	for (c = 0; c < ARRAY_SIZE(cmds); c++)
 		if (!strcmp(argv[i], cmds[c].name))
 			return cmds[c].fn(argc - i - 1, argv + i + 1);
-	return bad("unknown command '%s'", argv[i]);
+	return tdnl_bad("unknown command '%s'", argv[i]);
 }

@@ -94,6 +94,7 @@ struct tdnl_sample {
 	/* worked out by tdnl (calc.c) */
 	uint64_t lost;				/* intervals missed before this one */
 	double l34[TD_NR_L34];			/* percent, NAN when n/a */
+	double clocks;				/* their clock ticks, NAN when none */
 };
 
 int tdnl_parse_cpu(const struct nlmsghdr *nlh, struct tdnl_info *info);
@@ -139,6 +140,18 @@ int tdnl_nl_drain(struct tdnl_nl *nl, tdnl_cb_t cb, void *data);
 
 void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 	       const struct tdnl_model *m, unsigned int width);
+
+/* ---- the commands' shared parts (tdnl.c) ---- */
+
+int tdnl_bad(const char *f, ...) __attribute__((format(printf, 1, 2)));
+int tdnl_get_info(struct tdnl_nl *nl, struct tdnl_info *info, bool quiet);
+bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl);
+
+/* ---- tdnl export: Prometheus metrics over HTTP (export.c) ---- */
+
+#define TDNL_EXPORT_LISTEN	"127.0.0.1:9739"
+
+int tdnl_cmd_export(int argc, char **argv);
 
 /* ---- output (out.c) ---- */
 
