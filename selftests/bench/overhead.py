@@ -9,8 +9,9 @@ time each:
 - perf stat -a -I <ms> on the level's events, in the event groups perf's
   metrics need (selftests/bench/accuracy.py's build_groups()), topdown
   unloaded: perf's CPU time (user + system, its rusage);
-- topdown.ko alone, then with `tdnl watch` and with `tdnl -j watch`
-  listening (output to /dev/null): the module's CPU time is the time its
+- topdown.ko alone, then with `tdnl watch`, with `tdnl -j watch`
+  listening (output to /dev/null) and with `tdnl export` (scraped once a
+  second over HTTP, as a Prometheus at 1 s would): the module's CPU time is the time its
   sampling work ran (debugfs stats cost_ns: hrtimer and workqueue
   dispatch are not in it), tdnl's its CPU time over the same window
   (/proc/PID/schedstat, after its start-up);
@@ -50,6 +51,7 @@ TD_BENCH_INTERVALS="10 100", TD_BENCH_LEVELS="1 2" run part of the matrix.
 """
 import json
 import os
+import urllib.request
 import platform
 import resource
 import signal
@@ -181,27 +183,54 @@ def vm_hwm_kb(pid):
     return 0
 
 
+EXPORT = "127.0.0.1:9739"
+
+
+def scrape():
+    with urllib.request.urlopen(f"http://{EXPORT}/metrics", timeout=10) as r:
+        return len(r.read())
+
+
+def exporting(timeout=60):
+    """wait until tdnl export answers"""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            return scrape() > 0
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
 def run_module(ms, level, reader, cpus):
-    """topdown at ms and level, with reader (tdnl args or None) for
-    SECONDS: {cpu, wall, samples, read, notify, reader_cpu, reader_wall,
-    rss_kb, lost}"""
+    """topdown at ms and level, with reader (tdnl args or None; "export":
+    tdnl export, scraped once a second) for SECONDS: {cpu, wall, samples,
+    read, notify, reader_cpu, reader_wall, rss_kb, lost}"""
     err = load_topdown(MODEL, f"level={level}", f"interval_ms={ms}")
     if err:
         fail(err)
         return None
     settle(cpus, 2)
     p = None
+    export = reader == ["export"]
+    if export:
+        reader = ["export", "--listen", EXPORT]
     if reader:
         out = tempfile.TemporaryFile()
         p = subprocess.Popen(["tdnl", *reader], stdout=out, stderr=subprocess.PIPE,
                              text=True)
-        if not started(out):
+        if not (exporting() if export else started(out)):
             fail(f"tdnl {' '.join(reader)} wrote nothing in 60 s")
         time.sleep(3 * ms / 1000)	# past its start-up
     # the steady state: the module's and the reader's time over one window
     r0 = proc_cpu(p.pid) if p else 0.0
     s0, b0, t0 = stats(), busy(), time.monotonic()
-    time.sleep(SECONDS)
+    if export:
+        for _ in range(int(SECONDS)):
+            time.sleep(1)
+            scrape()
+    else:
+        time.sleep(SECONDS)
     s1, b1, t1 = stats(), busy(), time.monotonic()
     r1 = proc_cpu(p.pid) if p else 0.0
     out = {"cpu": (s1["cost_ns"] - s0["cost_ns"]) / 1e9, "wall": t1 - t0,
@@ -344,9 +373,10 @@ def main():
             alone = run_module(ms, level, None, cpus)
             watch = run_module(ms, level, ["watch"], cpus)
             jwatch = run_module(ms, level, ["-j", "watch"], cpus)
-            if not (perf and alone and watch and jwatch):
+            export = run_module(ms, level, ["export"], cpus)
+            if not (perf and alone and watch and jwatch and export):
                 continue
-            rows.append((ms, level, perf, alone, watch, jwatch))
+            rows.append((ms, level, perf, alone, watch, jwatch, export))
             print(f"# {ms} ms level {level} done ({time.monotonic() - start:.0f} s)", flush=True)
     print(f"\nCPU time per second of wall time (ms/s), per sample (us), and against perf; "
           f"{len(cpus)} CPUs")
@@ -355,7 +385,7 @@ def main():
           "coarse, 10 ms ticks)")
     print(f"{'ms':>5} {'lvl':>3} | {'reader':<26} {'ms/s':>8} {'us/sample':>10} {'x perf':>7}"
           f" {'sys ms/s':>9} {'x perf':>7}")
-    for ms, level, perf, alone, watch, jwatch in rows:
+    for ms, level, perf, alone, watch, jwatch, export in rows:
         p_rate, p_per = perf[0] / perf[1] * 1e3, perf[0] / perf[2] * 1e6
         p_sys = max(perf[3] / perf[1] - base, 1e-9) * 1e3
 
@@ -372,7 +402,8 @@ def main():
               f"{1:>7.3f} {p_sys:>9.1f} {1:>7.3f}")
         line("floor (counter reads)", alone["read"], alone["wall"], alone["samples"])
         line("topdown.ko alone", alone["cpu"], alone["wall"], alone["samples"], alone)
-        for name, r in (("tdnl watch", watch), ("tdnl -j watch", jwatch)):
+        for name, r in (("tdnl watch", watch), ("tdnl -j watch", jwatch),
+                        ("tdnl export", export)):
             line(f"  {name} itself", r["reader_cpu"], r["reader_wall"], r["samples"])
             rate = line(f"topdown.ko + {name}", r["cpu"] + r["reader_cpu"],
                         r["wall"], r["samples"], r)
@@ -395,7 +426,8 @@ def main():
                               f"{r['lost']} times")
     rss = max((r[4]["rss_kb"] for r in rows), default=0)
     print(f"\ntdnl watch resident memory (VmHWM), largest: {rss} KiB (target "
-          f"{TDNL_RSS_MAX_KB} KiB)")
+          f"{TDNL_RSS_MAX_KB} KiB); tdnl export's: "
+          f"{max((r[6]['rss_kb'] for r in rows), default=0)} KiB")
     if rss > TDNL_RSS_MAX_KB or not rss:
         missed.append(f"tdnl watch VmHWM {rss} KiB > {TDNL_RSS_MAX_KB} KiB")
     mem = module_memory(cpus)

@@ -93,6 +93,12 @@ static char *sample(char *at, const struct td_model *m, uint64_t seq)
 	}
 	mnl_attr_put_u32(nlh, TOPDOWN_A_SAMPLE_SETS, 2);
 	mnl_attr_put_u32(nlh, TOPDOWN_A_SAMPLE_LEVEL1_COUNTED, 1000000);
+	/* the cumulative totals: the slots, then each Level 1 node's share */
+	nest = mnl_attr_nest_start(nlh, TOPDOWN_A_SAMPLE_TOTALS);
+	mnl_attr_put_u64(nlh, TOPDOWN_A_TOTALS_SLOTS, seq * 6000000);
+	for (i = 0; i < 4; i++)
+		mnl_attr_put_u64(nlh, TOPDOWN_A_TOTALS_RETIRING + i, seq * 6 * l1[i]);
+	mnl_attr_nest_end(nlh, nest);
 	return at + nlh->nlmsg_len;
 }
 
