@@ -63,7 +63,7 @@ else
 	echo "$log" | sed 's/^/# /' | tail -20
 fi
 
-mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] uapi/linux/*.h 2>/dev/null)
+mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] kmod/tdsim/*.[ch] uapi/linux/*.h 2>/dev/null)
 # not ynl-gen's output (kmod/td_nl_gen.[ch]), which netlink/spec.py keeps
 # equal to what the kernel's generator makes of the spec
 mapfile -t srcs < <(printf '%s\n' "${srcs[@]}" | grep -v '^kmod/td_nl_gen\.[ch]$' | sort -u)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Every event in tdsim's model tables (kmod/tdsim_{intel,amd,arm}.c) and in
+"""Every event in tdsim's model tables (kmod/tdsim/tdsim_{intel,amd,arm}.c) and in
 topdown's (kmod/td_{intel,amd,arm}.c) must have the raw config that perf's
 own JSON in linux-source-6.12 gives for that event name
 (tools/perf/pmu-events/arch), and the counters the JSON allows: topdown
@@ -108,7 +108,7 @@ def x86_config(e, amd):
 
 
 def parse_table(fname, table):
-    src = open(f"{TOP}/kmod/{fname}").read()
+    src = open(f"{TOP}/kmod/{'tdsim/' if fname.startswith('tdsim') else ''}{fname}").read()
     body = re.search(table + r"\[[^]]+\] = \{(.*?)\n\};", src, re.S).group(1)
     masks = dict(re.findall(r"#define (\w+)\s+(0x[0-9a-f]+)", src))
     masks["NOFIX"] = "-1"
