@@ -101,22 +101,20 @@ tools: $(TOP)/build/bin/tdnl
 
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
-	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl libmicrohttpd) -lpthread -lm
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl) -lpthread -lm -ldl
 
 # The guest's arm64 userland and kernel, and the headers to cross-build against.
 ARM64_ROOT := $(TOP)/build/arm64/root
 arm64-root:
 	@selftests/vm/arm64-root > /dev/null
 
-# tdnl for arm64: libmnl's and libmicrohttpd's headers are the host's, the
-# libraries the arm64 ones.
+# tdnl for arm64: libmnl's headers are the host's, the library the arm64
+# one (libmicrohttpd's headers are the host's; export opens it at run time).
 tools-arm64: $(TOP)/build/arm64/bin/tdnl
 $(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
 	@mkdir -p $(TOP)/build/arm64/bin
 	aarch64-linux-gnu-gcc $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) \
-		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 \
-		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmicrohttpd.so.12 -lpthread -lm \
-		-Wl,-rpath-link,$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 -lpthread -lm -ldl
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc

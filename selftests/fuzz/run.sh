@@ -23,7 +23,7 @@ cflags=(-g -O1 -Wall -Werror -Iuapi -Ikmod -Itools/tdnl -fsanitize=fuzzer,addres
 build() {	# name srcs...
 	local name=$1
 	shift
-	if clang "${cflags[@]}" -o "$out/$name" "$@" -lmnl -lmicrohttpd -lpthread -lm 2> "$out/$name.log"; then
+	if clang "${cflags[@]}" -o "$out/$name" "$@" -lmnl -lpthread -lm -ldl 2> "$out/$name.log"; then
 		t_ok "$name builds with libFuzzer, ASan and UBSan"
 	else
 		t_fail "$name builds with libFuzzer, ASan and UBSan"

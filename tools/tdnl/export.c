@@ -14,7 +14,12 @@
  * so nothing between scrapes, nor across a restart of the exporter, is
  * lost; the Level 3/4 clock-tick totals are worked out here from the raw
  * counts, and start at 0 with the exporter (a counter reset to PromQL).
+ *
+ * libmicrohttpd is opened here, when export runs (dlopen): linked into tdnl
+ * it brings GnuTLS and its libraries into every tdnl, and tdnl watch's
+ * resident memory went from 1.7 to 4.4 MiB.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <netdb.h>
@@ -51,6 +56,43 @@ static struct {
 } ex = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static volatile sig_atomic_t ex_stop;
+
+#define MHD_SONAME	"libmicrohttpd.so.12"
+
+/* the libmicrohttpd functions export uses, from dlopen() */
+static struct {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+} mhd;
+
+static int mhd_open(void)
+{
+	static const char *const names[] = {
+		"MHD_start_daemon", "MHD_stop_daemon",
+		"MHD_create_response_from_buffer", "MHD_add_response_header",
+		"MHD_queue_response", "MHD_destroy_response",
+		"MHD_lookup_connection_value",
+	};
+	void **fn = (void **)&mhd;
+	void *lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	unsigned int i;
+
+	_Static_assert(sizeof(mhd) == sizeof(names) / sizeof(names[0]) * sizeof(void *),
+		       "one name per function");
+	for (i = 0; lib && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!(fn[i] = dlsym(lib, names[i])))
+			break;
+	if (lib && i == sizeof(names) / sizeof(names[0]))
+		return 0;
+	fprintf(stderr, "tdnl: export: needs libmicrohttpd (Debian: apt-get install libmicrohttpd12): %s\n",
+		dlerror());
+	return -1;
+}
 
 static void on_signal(int sig)
 {
@@ -296,14 +338,14 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	r = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = mhd.queue_response(conn, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -325,7 +367,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn,
 		return reply(conn, strcmp(url, "/") ? MHD_HTTP_NOT_FOUND : MHD_HTTP_OK,
 			     body, body ? strlen(body) : 0, "text/plain");
 	}
-	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+	accept = mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
 					     MHD_HTTP_HEADER_ACCEPT);
 	o.om = accept && strstr(accept, OPENMETRICS);
 	o.f = open_memstream(&body, &len);
@@ -561,6 +603,8 @@ int tdnl_cmd_export(int argc, char **argv)
 		else
 			return tdnl_bad("export: unexpected '%s'", argv[i]);
 	}
+	if (mhd_open())
+		return TDNL_EXIT_ERR;
 	fd = listen_on(listen);
 	if (fd < 0)
 		return fd == -2 ? TDNL_EXIT_USAGE : TDNL_EXIT_ERR;
@@ -575,7 +619,7 @@ int tdnl_cmd_export(int argc, char **argv)
 		close(fd);
 		return TDNL_EXIT_ERR;
 	}
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
 			     0, NULL, NULL, handler, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 30U,
@@ -590,7 +634,7 @@ int tdnl_cmd_export(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	fprintf(stderr, "tdnl: export: serving /metrics on %s\n", listen);
 	ret = serve(&c);
-	MHD_stop_daemon(d);
+	mhd.stop_daemon(d);
 	close(fd);
 	disconnect(&c);
 	return ret;
