@@ -65,14 +65,22 @@ unit=/usr/local/lib/systemd/system/tdnl-export.service
 cmd=$(sed -n 's/^ExecStart=//p' "$unit")
 $cmd 2> /tmp/td-export.err &
 pid=$!
+# served once it listens; cpu0's totals once the module has a sample
+served() {
+	grep -qx "topdown_up 1" <<< "$1" && grep -q "^topdown_slots_total{cpu=\"0\"} [1-9]" <<< "$1"
+}
 metrics=""
 for _ in $(seq 50); do
-	metrics=$(python3 -c 'import urllib.request as u; print(u.urlopen("http://127.0.0.1:9739/metrics", timeout=5).read().decode())' 2> /dev/null) && break
+	metrics=$(python3 -c 'import urllib.request as u; print(u.urlopen("http://127.0.0.1:9739/metrics", timeout=5).read().decode())' 2> /dev/null)
+	served "$metrics" && break
 	sleep 0.2
 done
-# shellcheck disable=SC2016 # bash -c's own $1
 check "the unit's command line ($cmd) serves metrics: topdown_up 1, cpu0's slots counted" \
-	bash -c 'grep -qx "topdown_up 1" <<< "$1" && grep -q "^topdown_slots_total{cpu=\"0\"} [1-9]" <<< "$1"' _ "$metrics"
+	served "$metrics"
+if ! served "$metrics"; then
+	grep -E "^topdown_(up|slots_total)" <<< "$metrics" | sed 's/^/# /'
+	sed 's/^/# exporter: /' /tmp/td-export.err
+fi
 kill "$pid" 2> /dev/null
 wait "$pid" 2> /dev/null
 rm -f /etc/modprobe.d/topdown.conf

@@ -13,6 +13,8 @@ profiles and frequencies (2000 and 3000 MHz: their slots differ 2:3).
   slot-weighted mix; the clock-tick Level 3 nodes likewise, over clock ticks;
 - the module unloaded: topdown_up 0 and no CPU's series; loaded again:
   topdown_up 1 and samples again, the exporter still running;
+- a scrape just after the exporter starts has every CPU's totals (from the
+  dump it makes when it connects), even at 5 s intervals;
 - errors: module not loaded, no permission (as nobody), address in use:
   exit 1 with a message that says so.
 """
@@ -27,7 +29,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import L1, L2, Tap, load, settle, sh, unload, want_of, write_profile  # noqa: E402
+from tdtest import L1, L2, Tap, load, seq, settle, sh, unload, want_of, write_profile  # noqa: E402
 
 tap = Tap("tdnl_export")
 ADDR = "127.0.0.1:9739"
@@ -112,6 +114,43 @@ def errors():
     _, err = p.communicate(timeout=30)
     tap(p.returncode == 2 and "unexpected '--bogus'" in err,
         f"bad usage: exit {p.returncode} ({err.strip().splitlines()[0] if err else ''})")
+
+
+def shown(cpu):
+    """cpu's latest sample from tdnl -j show, as a dict, or None"""
+    r = sh("tdnl", "-j", "show", "-c", str(cpu))
+    try:
+        return json.loads(r.stdout)[0]
+    except (ValueError, IndexError):
+        return None
+
+
+def primed():
+    """at 5 s intervals, a scrape just after the exporter starts has cpu0's
+    totals already: those of the module's latest sample, from the dump the
+    exporter makes when it connects, not from a notification"""
+    err = load("spr", "level=1", "interval_ms=5000")
+    for attempt in range(3):
+        # just after a sample: the next one is about 5 s away
+        first, end = seq(0), time.monotonic() + 12
+        while not err and seq(0) == first and time.monotonic() < end:
+            time.sleep(0.05)
+        before = shown(0)
+        exp = start_export()
+        up = wait_serving(exp)
+        text = get("/metrics")[2] if up else ""
+        after = shown(0)
+        exp.terminate()
+        exp.wait(timeout=30)
+        if before and after and before["seq"] == after["seq"]:
+            break
+    slots = metric(text, "topdown_slots_total", cpu=0)
+    want = before and before["totals"]["slots"]
+    same = before and after and before["seq"] == after["seq"]
+    tap(not err and up and same and slots is not None and slots == want,
+        f"a scrape just after the start (attempt {attempt + 1}): cpu0's topdown_slots_total "
+        f"{slots}, the latest sample's (seq {before and before['seq']}) {want} "
+        f"({err or 'no sample between'})")
 
 
 def formats():
@@ -221,6 +260,7 @@ def main():
     if sh("ip", "link", "set", "lo", "up").returncode:
         tap.skip_all("no loopback interface")
     errors()
+    primed()
     err = load("spr", "level=3", "interval_ms=100")
     if not tap(not err, f"tdsim and topdown load as spr, level 3 ({err or 'ok'})"):
         tap.summary()

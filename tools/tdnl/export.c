@@ -454,7 +454,13 @@ static void forget(void)
 	ex.up = false;
 }
 
-/* one sample: worked out against the CPU's last one, then kept */
+/*
+ * One sample, multicast or from the GET_SAMPLE dump made at connect:
+ * worked out against the CPU's last one, then kept.  One no newer than the
+ * last (seen twice, or multicast before the dump that gave a later one) is
+ * dropped; a module loaded again without our noticing numbers from 1 anew
+ * but ends later, and is taken.
+ */
 static int sample_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
@@ -469,11 +475,16 @@ static int sample_cb(const struct nlmsghdr *nlh, void *data)
 		c->gone = true;
 		return MNL_CB_STOP;
 	}
-	if (nlh->nlmsg_type != c->sock.family || genl->cmd != TOPDOWN_CMD_SAMPLE_NTF ||
+	if (nlh->nlmsg_type != c->sock.family ||
+	    (genl->cmd != TOPDOWN_CMD_SAMPLE_NTF && genl->cmd != TOPDOWN_CMD_GET_SAMPLE) ||
 	    tdnl_parse_sample(nlh, &s) || s.cpu >= TDNL_MAX_CPUS)
 		return MNL_CB_OK;
 	pthread_mutex_lock(&ex.lock);
 	prev = ex.cpu[s.cpu];
+	if (prev && s.seq <= prev->s.seq && s.end_ns <= prev->s.end_ns) {
+		pthread_mutex_unlock(&ex.lock);
+		return MNL_CB_OK;
+	}
 	tdnl_calc(&s, prev && s.seq > prev->s.seq ? &prev->s : NULL,
 		  tdnl_find_model(&ex.info, s.model), tdnl_cpu_width(&ex.info, s.cpu));
 	e = prev ? prev : calloc(1, sizeof(*e));
@@ -521,6 +532,14 @@ static int connect_module(struct conn *c, bool quiet)
 	ex.info = info;
 	ex.up = true;
 	pthread_mutex_unlock(&ex.lock);
+	/*
+	 * Every CPU's latest sample now, after joining the group so that none
+	 * falls between: a scrape just after (re)start has every CPU's totals
+	 * rather than none until the next interval.  A failed dump only
+	 * leaves them to the next samples.
+	 */
+	tdnl_nl_talk(&c->nl, tdnl_nl_msg(&c->nl, TOPDOWN_CMD_GET_SAMPLE, NLM_F_DUMP),
+		     sample_cb, c);
 	return 0;
 }
 
