@@ -9,7 +9,8 @@
 #                   each interval against tdsim's truth, in a VM on 6.12
 #   make deps       apt-installs what is missing (idempotent)
 #   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
-#   make ynl-gen    kmod/td_nl_gen.[ch] (policies, ops) anew from uapi/topdown.yaml
+#   make ynl-gen    uapi/linux/topdown.h and kmod/td_nl_gen.[ch] (policies, ops)
+#                   anew from uapi/topdown.yaml
 #   make install    the modules into /lib/modules/KVER/updates (then depmod),
 #                   tdnl, its man page and the exporter's systemd unit under
 #                   PREFIX (/usr/local); DESTDIR honoured
@@ -65,8 +66,10 @@ modules:
 	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
 	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
-# The kernel's netlink policies and ops from the YNL spec, by the kernel's
-# ynl-gen-c; selftests/netlink/spec.py checks that they are its output.
+# The uapi header and the kernel's netlink policies and ops from the YNL
+# spec, by the kernel's ynl-gen-c (the header's kernel-doc from the spec's
+# docs by selftests/netlink/ynl_doc.py); selftests/netlink/spec.py checks
+# that they are its output.
 ynl-gen: lsrc
 	/usr/bin/python3 selftests/netlink/spec.py --regen
 

@@ -1,25 +1,32 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Host check that the YNL spec (uapi/topdown.yaml) and the uapi header
-(uapi/linux/topdown.h) describe the same family: the kernel's own YNL
-generator (linux-source-6.12 tools/net/ynl/ynl-gen-c.py) makes a header
-from the spec, and every enum constant and #define must have the same name
-and value in ours.  The kernel's policies and ops (kmod/td_nl_gen.c and .h,
-the ranges of the spec's checks as NLA_POLICY_RANGE) are ynl-gen-c's output
-for the spec, byte for byte.  Also: the spec passes the genetlink-legacy
-JSON schema (legacy for kernel-policy per-op: struct genl_ops, as 6.1 has
-no split ops), and kernel-doc -Wall finds nothing undocumented in the
-header.
+"""Host check that the YNL spec (uapi/topdown.yaml) is the one source of
+the family's C code.  The uapi header (uapi/linux/topdown.h) is the kernel's
+own YNL generator's (linux-source-6.12 tools/net/ynl/ynl-gen-c.py --mode
+uapi) with the kernel-doc it leaves out inserted from the spec's docs by
+ynl_doc.py (the attribute sets, attributes and commands, and the family's
+doc at the top), byte for byte; the pass adds only comments, and the header
+has every constant of ynl-gen-c's with its value.  The kernel's policies
+and ops (kmod/td_nl_gen.c and .h, the ranges of the spec's checks as
+NLA_POLICY_RANGE) are ynl-gen-c's output for the spec, byte for byte.
+Also: the spec passes the genetlink-legacy JSON schema (legacy for
+kernel-policy per-op: struct genl_ops, as 6.1 has no split ops), and
+kernel-doc -Wall finds nothing undocumented in the header.
 
---regen writes kmod/td_nl_gen.c and .h anew from the spec (make ynl-gen).
+--regen writes uapi/linux/topdown.h and kmod/td_nl_gen.c and .h anew from
+the spec (make ynl-gen).
 """
+import difflib
 import os
 import re
 import subprocess
 import sys
 
+import yaml
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap  # noqa: E402
+from ynl_doc import DocError, document  # noqa: E402
 
 REGEN = "--regen" in sys.argv[1:]
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
@@ -27,9 +34,10 @@ LSRC = f"{TOP}/build/linux-source-6.12"
 YNL = f"{LSRC}/tools/net/ynl"
 STAGE = f"{TOP}/build/ynl"	# specs/ + the schema, as in the kernel tree
 SCHEMA = "genetlink-legacy.yaml"
+SPEC = "uapi/topdown.yaml"
+UAPI = "uapi/linux/topdown.h"
 GEN = {"source": "kmod/td_nl_gen.c", "header": "kmod/td_nl_gen.h"}
 tap = Tap("netlink_spec")
-
 
 
 def constants(text):
@@ -74,6 +82,38 @@ def main():
         f"ynl-gen-c.py makes a uapi header from the spec (rc {r.returncode}) {r.stderr[-300:]}")
     if r.returncode:
         return
+    raw = open(gen).read()
+    try:
+        text, n_enums, n_members = document(yaml.safe_load(open(f"{TOP}/{SPEC}")), raw, SPEC)
+    except DocError as e:
+        tap(False, f"the doc pass (ynl_doc.py) documents the header from the spec: {e}")
+        return
+    tap(True, f"the doc pass (ynl_doc.py) documents {n_enums} enums and "
+        f"{n_members} of their members from the spec")
+    # what the doc pass adds is comments and blank lines, nothing of
+    # ynl-gen-c's is changed or dropped
+    old, new = raw.split("\n"), text.split("\n")
+    ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    added = [line for op, _, _, j1, j2 in ops if op == "insert" for line in new[j1:j2]]
+    changed = [op for op in ops if op[0] not in ("equal", "insert")]
+    code = [line for line in added if not re.match(r"(/\*\*?| \*( .*)?| \*/|)$", line)]
+    tap(not changed and not code,
+        f"the doc pass keeps all {len(old)} lines of ynl-gen-c's header and adds "
+        f"{len(added)}, all comment (changed: {len(changed)}, not comment: {code[:3]})")
+    out = f"{STAGE}/topdown.h"
+    with open(out, "w") as f:
+        f.write(text)
+    if REGEN:
+        os.replace(out, f"{TOP}/{UAPI}")
+        print(f"# wrote {UAPI}")
+    else:
+        have = open(f"{TOP}/{UAPI}").read().split("\n") if os.path.exists(f"{TOP}/{UAPI}") else []
+        first = next((i + 1 for i, (a, b) in enumerate(zip(have, new)) if a != b),
+                     "none" if have == new else min(len(have), len(new)) + 1)
+        tap(have == new, f"{UAPI} is ynl-gen-c's header with the spec's kernel-doc "
+            f"(make ynl-gen): {len(have)} lines, {len(new)} generated, "
+            f"first differing line: {first}")
+
     # the kernel's policies and ops, as ynl-gen-c makes them
     for mode, path in GEN.items():
         out = f"{STAGE}/{os.path.basename(path)}"
@@ -90,13 +130,15 @@ def main():
         same = os.path.exists(f"{TOP}/{path}") and open(out).read() == open(f"{TOP}/{path}").read()
         tap(same, f"{path} is ynl-gen-c's output for the spec (make ynl-gen)")
 
-    want = constants(open(gen).read())
-    have = constants(open(f"{TOP}/uapi/linux/topdown.h").read())
+    # the uAPI itself: whatever the docs, the committed header has ynl-gen-c's
+    # constants with ynl-gen-c's values
+    want = constants(raw)
+    have = constants(open(f"{TOP}/{UAPI}").read())
     tap(len(want) > 50, f"the generated header has {len(want)} constants")
     missing = sorted(set(want) - set(have))
     extra = sorted(set(have) - set(want))
     wrong = sorted(k for k in set(want) & set(have) if str(want[k]) != str(have[k]))
-    tap(not missing, f"every constant of the spec is in uapi/linux/topdown.h (missing: {missing})")
+    tap(not missing, f"every constant of the spec is in {UAPI} (missing: {missing})")
     tap(not extra, f"the header has nothing the spec lacks (extra: {extra})")
     tap(not wrong, "every constant has the spec's value (differ: " +
         ", ".join(f"{k} {have[k]} != {want[k]}" for k in wrong) + ")")
@@ -112,10 +154,14 @@ def main():
         tap(False, f"the spec passes Documentation/netlink/{SCHEMA} ({e})")
 
     r = subprocess.run([f"{LSRC}/scripts/kernel-doc", "-none", "-Wall",
-                        f"{TOP}/uapi/linux/topdown.h"], capture_output=True, text=True)
+                        f"{TOP}/{UAPI}"], capture_output=True, text=True)
     warn = (r.stdout + r.stderr).strip()
-    tap(r.returncode == 0 and not warn,
-        f"kernel-doc -Wall: every enum and member of the header documented {warn[:300]}")
+    hdr = open(f"{TOP}/{UAPI}").read()
+    enums = re.findall(r"^enum (\w+) \{", hdr, re.M)
+    kdoc = re.findall(r"^ \* enum (\w+) - ", hdr, re.M)
+    tap(r.returncode == 0 and not warn and enums == kdoc,
+        f"kernel-doc -Wall: {len(kdoc)} of the header's {len(enums)} enums and every "
+        f"member documented ({len(warn.splitlines())} warnings) {warn[:300]}")
 
 
 main()
