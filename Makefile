@@ -9,6 +9,8 @@
 #                   each interval against tdsim's truth, in a VM on 6.12
 #   make deps       apt-installs what is missing (idempotent)
 #   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
+#   make -C selftests  the kselftest collections, run by the kernel's
+#                   run_kselftest.sh (after make lsrc; see the README)
 #   make ynl-gen    uapi/linux/topdown.h and kmod/td_nl_gen.[ch] (policies, ops)
 #                   anew from uapi/topdown.yaml
 #   make install    the modules into /lib/modules/KVER/updates (then depmod),
@@ -74,9 +76,10 @@ ynl-gen: lsrc
 	/usr/bin/python3 selftests/netlink/spec.py --regen
 
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
-# the kselftest harness, perf's event tables and the YNL CLI.
-lsrc: $(LSRC)/.stamp
-$(LSRC)/.stamp:
+# the kselftest harness, lib.mk and runner, perf's event tables and the YNL
+# CLI.  The stamp's number goes up when the list grows.
+lsrc: $(LSRC)/.stamp-2
+$(LSRC)/.stamp-2:
 	@mkdir -p $(TOP)/build
 	tar -C $(TOP)/build -xf /usr/src/linux-source-6.12.tar.xz \
 		linux-source-6.12/scripts/checkpatch.pl \
@@ -85,6 +88,9 @@ $(LSRC)/.stamp:
 		linux-source-6.12/scripts/const_structs.checkpatch \
 		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
 		linux-source-6.12/tools/testing/selftests/kselftest.h \
+		linux-source-6.12/tools/testing/selftests/lib.mk \
+		linux-source-6.12/tools/testing/selftests/run_kselftest.sh \
+		linux-source-6.12/tools/testing/selftests/kselftest \
 		linux-source-6.12/tools/perf/pmu-events/arch \
 		linux-source-6.12/tools/net/ynl \
 		linux-source-6.12/Documentation/netlink
@@ -198,3 +204,4 @@ dkms-uninstall:
 
 clean:
 	rm -rf $(TOP)/build
+	rm -f selftests/kselftest selftests/run_kselftest.sh selftests/kselftest-list.txt

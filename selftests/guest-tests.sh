@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs every in-VM test (inside selftests/vm/run).  Each prints TAP lines;
-# selftests/check counts them, so this always exits 0 unless it cannot start.
+# Runs every in-VM test (inside selftests/vm/run): those of the kselftest
+# collections through the kernel's runner, the others directly.  Each
+# prints TAP lines; selftests/check counts them, so this always exits 0
+# unless it cannot start.
 # Each exits as kselftest's tests do (1 after a failure, 4 when it skipped
 # everything); one that exits otherwise than 0 or 4 without a "not ok"
 # line of its own (it died) adds that failure.  TD_GUEST_TESTS replaces
@@ -18,7 +20,37 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan > "$kmemleak"
 	echo clear > "$kmemleak"
 fi
-for t in ${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/install/guest.sh} ${TD_GUEST_EXTRA:-}; do
+all=${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/topdown/pmu.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/install/guest.sh}
+all="$all ${TD_GUEST_EXTRA:-}"
+
+# The tests of the kselftest collections (selftests/Makefile's list) run
+# under the kernel's own runner, run_kselftest.sh -t COLLECTION:TEST, with
+# each collection's settings (its timeout; TD_KSFT_TIMEOUT overrides it,
+# 0 for none); t_flatten makes its nested TAP what make check counts.
+source selftests/lib.sh
+picked=()
+direct=()
+for t in $all; do
+	c=${t#selftests/}
+	c=${c%%/*}:${t##*/}
+	if grep -qx "$c" selftests/kselftest-list.txt 2> /dev/null; then
+		picked+=(-t "$c")
+	else
+		direct+=("$t")
+	fi
+done
+if [ ${#picked[@]} -gt 0 ]; then
+	if [ -x selftests/run_kselftest.sh ]; then
+		over=()
+		[ -n "${TD_KSFT_TIMEOUT:-}" ] && over=(-o "$TD_KSFT_TIMEOUT")
+		selftests/run_kselftest.sh "${over[@]}" "${picked[@]}" 2>&1 | t_flatten
+	else
+		echo "not ok 1 - guest: selftests/run_kselftest.sh runs the kselftest collections (make -C selftests on the host)"
+	fi
+fi
+
+# the others (install/guest.sh, needing the host's staging) directly
+for t in "${direct[@]}"; do
 	echo "# --- $t"
 	start=$(date +%s.%N)
 	tap=$(mktemp)

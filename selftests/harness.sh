@@ -62,5 +62,36 @@ if [ "$fails" -eq 2 ] && grep -q "^not ok 1 - $tmp/die.sh exited with status 3" 
 else
 	t_fail "guest-tests.sh: $fails failures, want 2 ($(grep '^not ok' <<< "$out" | tr '\n' ';'))"
 fi
+
+# the kernel's runner (run_kselftest.sh from linux-source-6.12) on a fake
+# collection, its output through t_flatten as make check counts it
+if [ -e build/linux-source-6.12/tools/testing/selftests/run_kselftest.sh ]; then
+	k=$tmp/ksft
+	mkdir -p "$k/fake"
+	ln -s "$PWD/build/linux-source-6.12/tools/testing/selftests/kselftest" "$k/kselftest"
+	ln -s "$PWD/build/linux-source-6.12/tools/testing/selftests/run_kselftest.sh" "$k/run_kselftest.sh"
+	cp "$tmp"/{pass,fail,skip,die}.sh "$k/fake/"
+	printf '#!/bin/sh\necho "ok 1 - fake: begun"\nsleep 30\n' > "$k/fake/slow.sh"
+	printf '#!/bin/sh\necho "ok 1 - fake: a"\necho "ok 2 - fake: b # SKIP why"\nexit 0\n' > "$k/fake/mixed.sh"
+	chmod +x "$k"/fake/*.sh
+	echo "timeout=2" > "$k/fake/settings"
+	printf 'fake:%s\n' pass.sh fail.sh skip.sh die.sh slow.sh mixed.sh > "$k/kselftest-list.txt"
+	out=$("$k/run_kselftest.sh" 2>&1 | t_flatten)
+	printf '%s\n' "$out" > "$tmp/flat"
+	ok=$(grep -cE '^ok [0-9]+ ' <<< "$out")
+	skip=$(grep -cE '^ok [0-9]+ .*# SKIP' <<< "$out")
+	bad=$(grep -cE '^not ok [0-9]+ ' <<< "$out")
+	# pass 1, fail 1 bad, skip 1 skip, die 1 ok + 1 bad, slow 1 ok + 1 bad (timeout), mixed 2 (1 skip)
+	if [ "$ok" -eq 6 ] && [ "$skip" -eq 2 ] && [ "$bad" -eq 3 ] &&
+	   grep -q '^not ok 1 - fake: die.sh: exit=3 with no failed check' <<< "$out" &&
+	   grep -q '^not ok 1 - fake: slow.sh: TIMEOUT 2 seconds' <<< "$out" &&
+	   grep -q '^ok 1 - fake: skip.sh # SKIP' <<< "$out"; then
+		t_ok "kselftest runner + t_flatten: 6 ok (2 skips), 3 failures: the failed test's own, the dead one's, the timed out one's"
+	else
+		t_fail "kselftest runner + t_flatten: $ok ok ($skip skips), $bad failures, want 6 (2), 3 ($(grep -E '^(not )?ok' <<< "$out" | tr '\n' ';'))"
+	fi
+else
+	t_fail "kselftest runner: build/linux-source-6.12 has no run_kselftest.sh (make lsrc)"
+fi
 rm -rf "$tmp"
 t_done

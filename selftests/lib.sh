@@ -5,6 +5,10 @@
 # t_done, whose status is the test's (kselftest's: 1 after a failure, 4
 # when every test skipped).
 
+# The tests name files from the top of the tree (build/, selftests/); the
+# kernel's kselftest runner starts each in its collection's directory.
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
 TD_T=0
 TD_FAILED=0
 TD_SKIPPED=0
@@ -59,4 +63,45 @@ t_totals() {
 	grep -E '^not ok [0-9]+ ' "$1" | sed 's/^/FAILED: /'
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
+# t_flatten: the kernel's kselftest runner's output (stdin) for make
+# check's count.  The runner prints one "ok N selftests: COLL: TEST" per
+# program and each program's own lines behind "# ".  Our programs' own
+# "ok"/"not ok" lines are the tests: they lose one "# ".  A program's line
+# becomes a comment, with its time, except: skipped as a whole (status 4,
+# no line of its own) stays one skip; failed, timed out or died with no
+# "not ok" line of its own becomes one failure that says how.
+t_flatten() {
+	local line prog="" how start=$EPOCHREALTIME own=0 failed=0
+	took() { printf '%s' "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"; }
+	# line by line as it comes (awk would buffer it), timed by bash
+	while IFS= read -r line; do
+		case $line in
+		"# selftests: "*)
+			prog=${line#"# selftests: "} start=$EPOCHREALTIME own=0 failed=0
+			echo "$line" ;;
+		"# ok "[0-9]* | "# not ok "[0-9]*)
+			own=$((own + 1))
+			[[ $line == "# not ok "* ]] && failed=1
+			echo "${line#"# "}" ;;
+		"ok "[0-9]*" selftests: "*"# SKIP"*)
+			if [ "$own" -eq 0 ]; then
+				echo "ok 1 - $prog # SKIP (status 4)"
+			else
+				echo "# $prog: skipped in $(took) s"
+			fi ;;
+		"ok "[0-9]*" selftests: "*)
+			echo "# $prog: passed in $(took) s" ;;
+		"not ok "[0-9]*" selftests: "*)
+			how=failed
+			[[ $line == *" # "* ]] && how=${line##*" # "}
+			[ "$failed" -eq 0 ] && echo "not ok 1 - $prog: $how with no failed check of its own"
+			echo "# $prog: $how in $(took) s" ;;
+		"TAP version"* | 1..[0-9]*)
+			echo "# $line" ;;
+		*)
+			echo "$line" ;;
+		esac
+	done
 }

@@ -9,6 +9,10 @@ import subprocess
 import sys
 import time
 
+# The tests name files from the top of the tree (build/, selftests/); the
+# kernel's kselftest runner starts each in its collection's directory.
+os.chdir(os.path.dirname(os.path.abspath(__file__)) + "/..")
+
 KO = os.environ.get("TD_KO_DIR", "")	# set by selftests/vm/run in the guest
 SIM = "/sys/kernel/debug/tdsim"
 TD = "/sys/kernel/debug/topdown"

@@ -12,25 +12,16 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 [ -n "${TD_KO_DIR:-}" ] || { echo "netlink: not in the VM (no TD_KO_DIR)" >&2; exit 2; }
 
-harness=build/linux-source-6.12/tools/testing/selftests
-src=selftests/netlink/topdown_nl.c
-bin=build/netlink/topdown_nl
 # what topdown_nl expects as loaded
 export TD_NL_LEVEL=2 TD_NL_INTERVAL_MS=100
 
-for name in topdown_nl fuzz; do
-	src=selftests/netlink/$name.c
-	bin=build/netlink/$name
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ uapi/linux/topdown.h -nt "$bin" ]; then
-		mkdir -p build/netlink
-		if ! gcc -Wall -Werror -O2 -I"$harness" -Iuapi -o "$bin" "$src" -lmnl \
-			2> "build/netlink/$name.log"; then
-			echo "not ok 1 - netlink: $name builds (make lsrc for the harness?)"
-			sed 's/^/# /' "build/netlink/$name.log"
-			exit 1
-		fi
-	fi
-done
+# lib.mk's rules (selftests/netlink/Makefile); nothing to do when make -C
+# selftests on the host built them
+if ! make -s -C selftests/netlink > build/netlink-make.log 2>&1; then
+	echo "not ok 1 - netlink: topdown_nl and fuzz build (make -C selftests/netlink)"
+	sed 's/^/# /' build/netlink-make.log
+	exit 1
+fi
 bin=build/netlink/topdown_nl
 
 unload() { rmmod topdown 2> /dev/null; rmmod tdsim 2> /dev/null; }
