@@ -39,7 +39,7 @@ LSRC  := $(TOP)/build/linux-source-6.12
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev libmicrohttpd-dev prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
+	libmnl-dev libmicrohttpd-dev libjson-c-dev prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
 	flex bison bc libelf-dev dkms
@@ -104,13 +104,13 @@ TDNL_HDRS := $(wildcard tools/tdnl/*.h) kmod/td_model.h kmod/td_math.h \
 TOOLS_CFLAGS ?= -O2 -g
 # -Wno-unused-parameter as in the kernel's W=1: the model callbacks share one signature
 TOOLS_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi -Ikmod -Itools/tdnl \
-	$(shell pkg-config --cflags libmnl libmicrohttpd)
+	$(shell pkg-config --cflags libmnl libmicrohttpd json-c)
 
 tools: $(TOP)/build/bin/tdnl
 
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
-	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl) -lpthread -lm -ldl
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl json-c) -lpthread -lm -ldl
 
 # The guest's arm64 userland and kernel, and the headers to cross-build against.
 ARM64_ROOT := $(TOP)/build/arm64/root
@@ -123,7 +123,8 @@ tools-arm64: $(TOP)/build/arm64/bin/tdnl
 $(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
 	@mkdir -p $(TOP)/build/arm64/bin
 	aarch64-linux-gnu-gcc $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) \
-		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 -lpthread -lm -ldl
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 \
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libjson-c.so.5 -lpthread -lm -ldl
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc
@@ -176,6 +177,8 @@ install: modules tools
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	install -D -m 0755 $(TOP)/build/bin/tdnl $(DESTDIR)$(PREFIX)/bin/tdnl
 	install -D -m 0644 tools/tdnl/tdnl.8 $(DESTDIR)$(PREFIX)/share/man/man8/tdnl.8
+	install -D -m 0644 tools/tdnl/tdnl.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tdnl
 	install -D -m 0644 tools/examples/modules-load.conf \
 		$(DESTDIR)$(PREFIX)/share/doc/topdown/examples/modules-load.d/topdown.conf
 	install -D -m 0644 tools/examples/modprobe.conf \

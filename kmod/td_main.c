@@ -253,6 +253,21 @@ void td_set_interval(unsigned int ms)
 	td_cpu_kick_all();
 }
 
+/**
+ * td_end_intervals() - every counting CPU ends its interval now
+ *
+ * Each publishes the sample of the interval so far, its totals up to now,
+ * and starts the next at once, to the grid: the same as a new interval,
+ * with the same length.  Two such cuts bracket an exact window.
+ */
+void td_end_intervals(void)
+{
+	mutex_lock(&td_config_mutex);
+	WRITE_ONCE(td_gen, td_gen + 1);
+	mutex_unlock(&td_config_mutex);
+	td_cpu_kick_all();
+}
+
 static int __init topdown_init(void)
 {
 	char names[192];

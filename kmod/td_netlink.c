@@ -511,6 +511,7 @@ int topdown_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *ival = info->attrs[TOPDOWN_A_CONFIG_INTERVAL_MS];
 	struct nlattr *level = info->attrs[TOPDOWN_A_CONFIG_LEVEL];
 	struct nlattr *run = info->attrs[TOPDOWN_A_CONFIG_RUNNING];
+	struct nlattr *cut = info->attrs[TOPDOWN_A_CONFIG_END_INTERVAL];
 	bool on = run && nla_get_u32(run);
 	int ret;
 
@@ -518,9 +519,16 @@ int topdown_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, TD_EPERM_MSG);
 		return -EPERM;
 	}
-	if (!ival && !level && !run) {
-		NL_SET_ERR_MSG(info->extack, "nothing to set: give interval-ms, level or running");
+	if (!ival && !level && !run && !cut) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: give interval-ms, level, running or end-interval");
 		return -EINVAL;
+	}
+	/* refused before anything changes: a cut of nothing is no window */
+	if (cut && !(run ? on : td_running())) {
+		NL_SET_ERR_MSG_ATTR(info->extack, cut,
+				    "end-interval: the module is stopped, no interval runs");
+		return -ENODATA;
 	}
 	/* a stop first and a start last: neither opens what the other closes */
 	if (run && !on) {
@@ -543,6 +551,8 @@ int topdown_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto run_err;
 	}
+	if (cut)
+		td_end_intervals();
 	return 0;
 
 run_err:

@@ -26,10 +26,11 @@ const struct nla_policy topdown_get_sample_nl_policy[TOPDOWN_A_SAMPLE_CPU + 1] =
 };
 
 /* TOPDOWN_CMD_SET_CONFIG - do */
-const struct nla_policy topdown_set_config_nl_policy[TOPDOWN_A_CONFIG_RUNNING + 1] = {
+const struct nla_policy topdown_set_config_nl_policy[TOPDOWN_A_CONFIG_END_INTERVAL + 1] = {
 	[TOPDOWN_A_CONFIG_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &topdown_a_config_interval_ms_range),
 	[TOPDOWN_A_CONFIG_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, TOPDOWN_LEVEL_MAX),
 	[TOPDOWN_A_CONFIG_RUNNING] = NLA_POLICY_MAX(NLA_U32, 1),
+	[TOPDOWN_A_CONFIG_END_INTERVAL] = { .type = NLA_FLAG, },
 };
 
 /* TOPDOWN_CMD_GET_CPU - do */
@@ -56,7 +57,7 @@ const struct genl_ops topdown_nl_ops[4] = {
 		.cmd		= TOPDOWN_CMD_SET_CONFIG,
 		.doit		= topdown_nl_set_config_doit,
 		.policy		= topdown_set_config_nl_policy,
-		.maxattr	= TOPDOWN_A_CONFIG_RUNNING,
+		.maxattr	= TOPDOWN_A_CONFIG_END_INTERVAL,
 	},
 	{
 		.cmd		= TOPDOWN_CMD_GET_CPU,

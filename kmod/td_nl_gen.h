@@ -15,7 +15,7 @@ extern const struct nla_policy topdown_get_info_nl_policy[TOPDOWN_A_INFO_CPU + 1
 
 extern const struct nla_policy topdown_get_sample_nl_policy[TOPDOWN_A_SAMPLE_CPU + 1];
 
-extern const struct nla_policy topdown_set_config_nl_policy[TOPDOWN_A_CONFIG_RUNNING + 1];
+extern const struct nla_policy topdown_set_config_nl_policy[TOPDOWN_A_CONFIG_END_INTERVAL + 1];
 
 extern const struct nla_policy topdown_get_cpu_nl_policy[TOPDOWN_A_CPU_INFO_CPU + 1];
 

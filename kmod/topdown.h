@@ -251,6 +251,7 @@ const char *td_state_name(enum td_state s);
 const char *td_slots_from_name(enum td_slots_from from);
 int td_set_level(unsigned int level);
 void td_set_interval(unsigned int ms);
+void td_end_intervals(void);
 int td_set_running(bool on);
 bool td_running(void);
 

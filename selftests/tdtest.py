@@ -172,6 +172,46 @@ def load(model, *td_args, sim_args=(), pmu=True):
     return load_topdown(model, *td_args, pmu=pmu)
 
 
+# the nodes tdsim's truth file counts directly
+TRUTH_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
+               "smt_contention", "heavy_operations", "branch_mispredicts",
+               "fetch_latency", "memory_bound"]
+
+
+def truth_at(cpu, t):
+    """tdsim's cumulative truth on cpu at CLOCK_MONOTONIC ns t"""
+    path = f"{SIM}/cpu{cpu}/truth"
+    with open(path, "w") as f:
+        f.write(str(t))
+    out = {}
+    for line in open(path):
+        k, v = line.split()
+        out[k] = int(v)
+    return out
+
+
+def window_truth(cpu, t0, t1, more=()):
+    """each node over the window [t0, t1] of cpu in percent, as tdnl names
+    them (Levels 3/4 of clock ticks); more: further (cpu, t0, t1) windows
+    added in, as one sum of slots and of clock ticks"""
+    d = {}
+    for c, a, b in [(cpu, t0, t1), *more]:
+        x, y = truth_at(c, a), truth_at(c, b)
+        for k in y:
+            if k in x:
+                d[k] = d.get(k, 0) + y[k] - x[k]
+    slots, cyc = d["slots"], d["cycles"]
+    w = {k: 100 * d[k] / slots for k in TRUTH_NODES if k in d}
+    w["light_operations"] = w["retiring"] - w["heavy_operations"]
+    w["machine_clears"] = w["bad_speculation"] - w["branch_mispredicts"]
+    w["fetch_bandwidth"] = w["frontend_bound"] - w["fetch_latency"]
+    w["core_bound"] = w["backend_bound"] - w["memory_bound"]
+    for k in L3 + L4:
+        if k in d:
+            w[k] = 100 * d[k] / cyc
+    return w
+
+
 def want_of(text):
     """a tdsim profile as the Level 1/2 nodes (and memory nodes, freq_mhz)
     it should give back, in percent"""

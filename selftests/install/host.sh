@@ -62,6 +62,8 @@ if command -v man > /dev/null; then
 	out=$(MANWIDTH=80 man --warnings -l "$p/share/man/man8/tdnl.8" 2>&1 > /dev/null)
 	check "tdnl(8) renders without warnings${out:+ ($out)}" [ -z "$out" ]
 fi
+check "tdnl's bash completion installed under PREFIX/share/bash-completion/completions" \
+	bash -c 'source "$1" && complete -p tdnl' _ "$p/share/bash-completion/completions/tdnl"
 check "the modules-load.d and modprobe.d examples installed" \
 	grep -qx topdown "$p/share/doc/topdown/examples/modules-load.d/topdown.conf"
 unit=$p/lib/systemd/system/tdnl-export.service

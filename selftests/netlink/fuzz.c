@@ -323,6 +323,8 @@ static void put_valid(struct nlmsghdr *nlh, uint8_t cmd)
 			mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_LEVEL, 1 + pick(3));
 		if (pick(4))	/* starts more often than it stops */
 			mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_RUNNING, !!pick(4));
+		if (!pick(4))
+			mnl_attr_put(nlh, TOPDOWN_A_CONFIG_END_INTERVAL, 0, NULL);
 		break;
 	}
 }

@@ -1093,7 +1093,8 @@ TEST_F(td, set_config)
 	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, -1, 4));
 	EXPECT_STREQ("integer out of range", self->nl.ext);
 	EXPECT_EQ(-EINVAL, set_config(&self->nl, self->f.id, -1, -1));
-	EXPECT_STREQ("nothing to set: give interval-ms, level or running", self->nl.ext);
+	EXPECT_STREQ("nothing to set: give interval-ms, level, running or end-interval",
+		     self->nl.ext);
 
 	/* a good interval with a bad level: nothing changes */
 	EXPECT_EQ(-ERANGE, set_config(&self->nl, self->f.id, 500, 7));
@@ -1133,6 +1134,80 @@ TEST_F(td, set_config)
 		EXPECT_TRUE(s.counts_ok);
 		EXPECT_EQ(0, s.state & STATE_ERRORS);
 	}
+	reply_free(&r);
+}
+
+/* set-config with running (0 or 1) and/or end-interval; < 0 leaves running out */
+static int set_run_cut(struct nl *nl, int family, int64_t running, bool cut)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	nlh = nl_req(nl, buf, family, TOPDOWN_CMD_SET_CONFIG, 0);
+	if (running >= 0)
+		mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_RUNNING, running);
+	if (cut)
+		mnl_attr_put(nlh, TOPDOWN_A_CONFIG_END_INTERVAL, 0, NULL);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * 6b: end-interval: at a 60 s interval, cpu0's next sample comes at once,
+ * ending after the request; refused with ENODATA while stopped, and the
+ * module still stopped after it
+ */
+TEST_F(td, end_interval)
+{
+	static struct info in;
+	struct reply r = {};
+	struct sample s;
+	int64_t seq0;
+	uint64_t t;
+	int i;
+
+	self->restore = true;
+	/* the change of interval itself ends every interval: let it pass */
+	ASSERT_EQ(0, set_config(&self->nl, self->f.id, TOPDOWN_INTERVAL_MAX_MS, -1));
+	usleep(300000);
+	ASSERT_EQ(0, get_sample(&self->nl, self->f.id, 0, &r));
+	ASSERT_EQ(0, parse_sample(r.nlh, &s));
+	seq0 = s.seq;
+	t = mono_ns();
+	ASSERT_EQ(0, set_run_cut(&self->nl, self->f.id, -1, true));
+	for (i = 0; i < 40; i++) {
+		ASSERT_EQ(0, get_sample(&self->nl, self->f.id, 0, &r));
+		ASSERT_EQ(0, parse_sample(r.nlh, &s));
+		if (s.seq > seq0)
+			break;
+		usleep(25000);
+	}
+	EXPECT_EQ(seq0 + 1, s.seq) {
+		TH_LOG("cpu0's seq %lld, %lld before the cut", (long long)s.seq, (long long)seq0);
+	}
+	EXPECT_LE(t, (uint64_t)s.end_ns);
+	EXPECT_GT(t + 1000000000ULL, (uint64_t)s.end_ns);
+
+	/* stopped: nothing to end, and it stays stopped */
+	ASSERT_EQ(0, set_run_cut(&self->nl, self->f.id, 0, false));
+	EXPECT_EQ(-ENODATA, set_run_cut(&self->nl, self->f.id, -1, true));
+	EXPECT_STREQ("end-interval: the module is stopped, no interval runs", self->nl.ext);
+	EXPECT_EQ(ATTR1_OFFS, self->nl.offs);
+	ASSERT_EQ(0, get_info(&self->nl, self->f.id, &r));
+	parse_info(r.nlh, &in);
+	EXPECT_EQ(0, in.running);
+	/* starting and ending at once: the cut is of the new run */
+	EXPECT_EQ(0, set_run_cut(&self->nl, self->f.id, 1, true));
+	ASSERT_EQ(0, get_info(&self->nl, self->f.id, &r));
+	parse_info(r.nlh, &in);
+	EXPECT_EQ(1, in.running);
 	reply_free(&r);
 }
 

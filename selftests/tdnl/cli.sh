@@ -93,6 +93,23 @@ cases=(
 	'2|set level 1.5|set level: '"'"'1.5'"'"' is not a number'
 	'2|set level 2 interval|set interval: missing MS'
 	'2|set level 2 foo 3|unknown setting '"'"'foo'"'"
+	# stat and diff
+	'2|stat|stat: no command'
+	'2|stat --|stat: no command'
+	'2|stat -c 0|stat: no command'
+	'2|stat -c|stat: -c needs a CPU list'
+	'2|stat -c x -- true|stat: bad CPU list '"'"'x'"'"
+	'2|stat -o|stat: -o needs a file'
+	'2|stat -n 3 -- true|stat: unknown option '"'"'-n'"'"' (the command goes after --)'
+	'2|diff|diff: give two files'
+	'2|diff a.json|diff: give two files'
+	'2|diff a b c|diff: give two files'
+	'2|explain x|explain: unexpected '"'"'x'"'"
+	'2|explain -t|explain: -t needs a value'
+	'2|explain -t 0|explain: -t: '"'"'0'"'"' is not 1..3600000 ms'
+	'2|explain -t 1e3|is not 1..3600000 ms'
+	'2|explain -c 1-0|explain: bad CPU list'
+	'2|explain --from|explain: --from needs a value'
 	# past the arguments: the kernel has no topdown family here
 	"1|info|$NOTLOADED"
 	"1|-j info|$NOTLOADED"
@@ -108,6 +125,11 @@ cases=(
 	"1|set level 3|$NOTLOADED"
 	"1|set interval 500 level 2|$NOTLOADED"
 	"1|-- info|$NOTLOADED"
+	"1|stat -- true|$NOTLOADED"
+	"1|stat true|$NOTLOADED"
+	"1|explain|$NOTLOADED"
+	"1|-j explain -c 0 -t 100|$NOTLOADED"
+	"1|-j stat -c 0-1 -o /dev/null -- sleep 1|$NOTLOADED"
 )
 
 loaded=0
@@ -142,4 +164,68 @@ for row in "${cases[@]}"; do
 		t_fail "$name ($why; stdout '${out:0:200}' stderr '${err:0:200}')"
 	fi
 done
+
+# tdnl diff needs no module: two saved results, made here
+tmp=$(mktemp -d)
+result() {	# command retiring backend memory_bound dram_bound
+	printf '{"command":["%s"],"status":0,"elapsed_s":1,"level":3,"interval_ms":100,"groups":[{"model":"spr","cpus":1,"slots":1000,"clockticks":200,"intervals":10,"not_counted":0,"multiplexed":0,"lost":0,"level1":{"retiring":%s,"bad_speculation":5,"frontend_bound":10,"backend_bound":%s},"level2":{"memory_bound":%s,"core_bound":15},"level3":{"dram_bound":%s},"level4":null,"events":{}}],"per_cpu":[]}\n' "$@"
+}
+result naive 20 65 50 30 > "$tmp/a.json"
+result tiled 60 25 10 3 > "$tmp/b.json"
+out=$("$tdnl" -j diff "$tmp/a.json" "$tmp/b.json" 2>&1)
+changes=$(python3 -c "import json, sys
+print(' '.join('%s=%+g' % (r['node'], r['change']) for r in json.load(sys.stdin)))" <<< "$out" 2> /dev/null)
+want="retiring=+40 bad_speculation=+0 frontend_bound=+0 backend_bound=-40 memory_bound=-40 core_bound=+0 dram_bound=-27"
+check "tdnl -j diff: each node's change B - A ($changes)" [ "$changes" = "$want" ]
+out=$("$tdnl" diff "$tmp/a.json" "$tmp/b.json" 2>&1)
+check "tdnl diff's text: both commands, a row per node with its change in pp" \
+	bash -c '[[ $1 == *"A: naive"* && $1 == *"B: tiled"* ]] && grep -Eq "^ +memory_bound +50.00 +10.00 +-40.00 pp$" <<< "$1"' _ "$out"
+out=$("$tdnl" --csv diff "$tmp/a.json" "$tmp/b.json" 2>&1)
+check "tdnl --csv diff: a header and 7 rows" \
+	bash -c '[ "$(head -1 <<< "$1")" = model,level,node,a,b,change ] && [ "$(wc -l <<< "$1")" = 8 ] &&
+		grep -qx "spr,3,dram_bound,30.0000,3.0000,-27.0000" <<< "$1"' _ "$out"
+path=$("$tdnl" -j explain --from "$tmp/a.json" 2>&1 | python3 -c "import json, sys
+print(' > '.join(p['node'] + ('*' if p['flagged'] else '') for p in json.load(sys.stdin)[0]['path']))" 2> /dev/null)
+check "tdnl -j explain --from A: $path" [ "$path" = "backend_bound* > memory_bound* > dram_bound*" ]
+path=$("$tdnl" -j explain --from "$tmp/b.json" 2>&1 | python3 -c "import json, sys
+print(' > '.join(p['node'] + ('*' if p['flagged'] else '') for p in json.load(sys.stdin)[0]['path']))" 2> /dev/null)
+check "tdnl -j explain --from B: $path" [ "$path" = "backend_bound* > core_bound*" ]
+echo '{"groups": 3}' > "$tmp/bad.json"
+echo 'not json' > "$tmp/text.json"
+result x 1 1 1 1 | sed 's/"spr"/"zen4"/' > "$tmp/zen.json"
+for row in "/dev/null|is not a file saved by tdnl stat -o" \
+	   "$tmp/none.json|No such file or directory" \
+	   "$tmp/text.json|is not JSON" \
+	   "$tmp/bad.json|is not a tdnl stat result" \
+	   "$tmp/zen.json|have no CPU model in common"; do
+	IFS='|' read -r file frag <<< "$row"
+	err=$("$tdnl" diff "$tmp/a.json" "$file" 2>&1 > /dev/null)
+	rc=$?
+	check "tdnl diff A ${file##*/}: exit $rc, says '$frag'" bash -c '[ "$1" = 1 ] && [[ $2 == *"$3"* ]]' _ "$rc" "$err" "$frag"
+done
+rm -rf "$tmp"
+
+# bash completion (tools/tdnl/tdnl.bash)
+comp() {	# words...: what completes the last one
+	bash -c 'source tools/tdnl/tdnl.bash
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		_tdnl; echo "${COMPREPLY[*]}"' _ "$@"
+}
+for row in "tdnl |info show watch stat diff explain set start stop export help" \
+	   "tdnl -j s|show stat set start stop" \
+	   "tdnl explain |-c -t --from" \
+	   "tdnl set |interval level" \
+	   "tdnl set level |1 2 3" \
+	   "tdnl set interval 100 |interval level" \
+	   "tdnl watch |-c -n" \
+	   "tdnl --csv show -c |" \
+	   "tdnl export |--listen"; do
+	IFS='|' read -r words want <<< "$row"
+	read -ra w <<< "$words"
+	[[ $words == *" " ]] && w+=("")
+	got=$(comp "${w[@]}")
+	check "completion of '$words': '$got'" [ "$got" = "$want" ]
+done
+got=$(comp tdnl stat -c 0 -- tru)
+check "completion of 'tdnl stat -c 0 -- tru': commands ($got)" bash -c '[[ " $1 " == *" true "* ]]' _ "$got"
 t_done

@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, L3, L4, SIM, TD, Tap, load, read_kv, settle,  # noqa: E402
+from tdtest import (L1, L2, L3, L4, SIM, TD, Tap, load, read_kv, settle, window_truth,  # noqa: E402
                     unload, write_profile)
 
 tap = Tap("topdown_phases")
@@ -69,11 +69,6 @@ CONFIGS = [
 ]
 # interval (ms), intervals per CPU to collect
 INTERVALS = [(10, 120), (100, 30), (1000, 5)]
-TRUTH_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
-               "smt_contention", "heavy_operations", "branch_mispredicts",
-               "fetch_latency", "memory_bound"]
-
-
 def zen_text(text):
     """on Zen, 5 points of backend_bound are smt_contention"""
     kv = dict(x.split("=") for x in text.split())
@@ -81,34 +76,6 @@ def zen_text(text):
     kv["memory_bound"] = str(min(float(kv["memory_bound"]), float(kv["backend_bound"])))
     kv["smt_contention"] = "5"
     return " ".join(f"{k}={v}" for k, v in kv.items())
-
-
-def truth_at(cpu, t):
-    """tdsim's cumulative truth on cpu at CLOCK_MONOTONIC ns t"""
-    path = f"{SIM}/cpu{cpu}/truth"
-    with open(path, "w") as f:
-        f.write(str(t))
-    out = {}
-    for line in open(path):
-        k, v = line.split()
-        out[k] = int(v)
-    return out
-
-
-def window_truth(cpu, t0, t1):
-    """each node of the window [t0, t1] in percent, as tdnl names them"""
-    a, b = truth_at(cpu, t0), truth_at(cpu, t1)
-    d = {k: b[k] - a[k] for k in b if k in a}
-    slots, cyc = d["slots"], d["cycles"]
-    w = {k: 100 * d[k] / slots for k in TRUTH_NODES if k in d}
-    w["light_operations"] = w["retiring"] - w["heavy_operations"]
-    w["machine_clears"] = w["bad_speculation"] - w["branch_mispredicts"]
-    w["fetch_bandwidth"] = w["frontend_bound"] - w["fetch_latency"]
-    w["core_bound"] = w["backend_bound"] - w["memory_bound"]
-    for k in L3 + L4:
-        if k in d:
-            w[k] = 100 * d[k] / cyc
-    return w
 
 
 def watch(n, timeout):

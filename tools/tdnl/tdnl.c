@@ -23,6 +23,12 @@
 static enum tdnl_fmt fmt = TDNL_TEXT;
 static volatile sig_atomic_t stop;
 
+/* the output format the global options chose, for the other files' commands */
+enum tdnl_fmt tdnl_format(void)
+{
+	return fmt;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -36,6 +42,13 @@ static void usage(FILE *f)
 		"  set level N                   deepest level counted, 1..3\n"
 		"  start                         open the counters (the module loads stopped)\n"
 		"  stop                          close them: the module holds no counter\n"
+		"  stat [-c CPULIST] [-o FILE] [--] CMD [ARGS]\n"
+		"                                the topdown of the CPUs over exactly CMD's run\n"
+		"                                (-o: save it as JSON, for diff)\n"
+		"  diff A.json B.json            two saved stat results side by side\n"
+		"  explain [-c CPULIST] [-t MS] [--from A.json]\n"
+		"                                the bottleneck in plain words: the dominant path\n"
+		"                                over MS (1000) or in a saved stat result\n"
 		"  export [--listen ADDR:PORT]   Prometheus metrics on ADDR:PORT/metrics\n"
 		"                                (" TDNL_EXPORT_LISTEN " unless given)\n"
 		"  help                          this text\n"
@@ -75,7 +88,7 @@ static bool number(const char *s, unsigned long max, unsigned long *v)
 }
 
 /* "0-3,8" into a bitmap of TDNL_MAX_CPUS bits */
-static bool cpulist(const char *s, unsigned char *map)
+bool tdnl_cpulist(const char *s, unsigned char *map)
 {
 	char buf[4096], *item, *save = NULL;
 
@@ -100,7 +113,7 @@ static bool cpulist(const char *s, unsigned char *map)
 	return !strstr(s, ",,") && s[0] != ',';
 }
 
-static bool selected(const unsigned char *map, unsigned int cpu)
+bool tdnl_selected(const unsigned char *map, unsigned int cpu)
 {
 	return cpu < TDNL_MAX_CPUS && (map[cpu / 8] & (1 << (cpu % 8)));
 }
@@ -136,7 +149,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 			if (++i == argc)
 				return tdnl_bad("%s: -c needs a CPU list", cmd);
 			memset(o->cpus, 0, sizeof(o->cpus));
-			if (!cpulist(argv[i], o->cpus))
+			if (!tdnl_cpulist(argv[i], o->cpus))
 				return tdnl_bad("%s: bad CPU list '%s'", cmd, argv[i]);
 		} else if (watch && !strcmp(a, "-n")) {
 			if (++i == argc)
@@ -188,7 +201,7 @@ int tdnl_get_info(struct tdnl_nl *nl, struct tdnl_info *info, bool quiet)
 }
 
 /* what info, show and watch all start with; on failure both are released */
-static int open_with_info(struct tdnl_nl *nl, struct tdnl_info *info)
+int tdnl_open_with_info(struct tdnl_nl *nl, struct tdnl_info *info)
 {
 	int ret = open_nl(nl);
 
@@ -210,7 +223,7 @@ static int cmd_info(int argc, char **argv)
 
 	if (argc)
 		return unexpected("info", argv[0]);
-	ret = open_with_info(&nl, &info);
+	ret = tdnl_open_with_info(&nl, &info);
 	if (ret)
 		return ret;
 	tdnl_out_info(&info, fmt);
@@ -219,7 +232,7 @@ static int cmd_info(int argc, char **argv)
 	return ret;
 }
 
-static void no_pmu(void)
+void tdnl_no_pmu(void)
 {
 	fprintf(stderr, "tdnl: no PMU: topdown.ko cannot count on this machine (a VM without PMU passthrough?)\n");
 }
@@ -238,7 +251,7 @@ static int show_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (tdnl_parse_sample(nlh, s))
 		return MNL_CB_ERROR;
-	if (!selected(sh->o->cpus, s->cpu))
+	if (!tdnl_selected(sh->o->cpus, s->cpu))
 		return MNL_CB_OK;
 	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model),
 		  tdnl_cpu_width(sh->info, s->cpu));
@@ -261,7 +274,7 @@ static int cmd_show(int argc, char **argv)
 	ret = parse_opts("show", argc, argv, &o, false);
 	if (ret)
 		return ret;
-	ret = open_with_info(&nl, &info);
+	ret = tdnl_open_with_info(&nl, &info);
 	if (ret)
 		return ret;
 	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_GET_SAMPLE, NLM_F_DUMP);
@@ -278,7 +291,7 @@ static int cmd_show(int argc, char **argv)
 	}
 	tdnl_out_end(fmt, false);
 	if (sh.no_pmu == sh.shown) {
-		no_pmu();
+		tdnl_no_pmu();
 		ret = TDNL_EXIT_ERR;
 	}
 out:
@@ -331,7 +344,7 @@ static int watch_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	if (tdnl_parse_sample(nlh, s))
 		return MNL_CB_ERROR;
-	if (!selected(w->o->cpus, s->cpu))
+	if (!tdnl_selected(w->o->cpus, s->cpu))
 		return MNL_CB_OK;
 	prev = w->prev[s->cpu];
 	if (prev && s->seq <= prev->seq)
@@ -409,13 +422,13 @@ static int cmd_watch(int argc, char **argv)
 	ret = parse_opts("watch", argc, argv, &o, true);
 	if (ret)
 		return ret;
-	ret = open_with_info(&nl, &info);
+	ret = tdnl_open_with_info(&nl, &info);
 	if (ret)
 		return ret;
 	for (i = 0; i < info.nr_cpus; i++) {
 		uint32_t st = info.cpus[i].state;
 
-		if (!selected(o.cpus, info.cpus[i].cpu))
+		if (!tdnl_selected(o.cpus, info.cpus[i].cpu))
 			continue;
 		sel++;
 		nopmu += !!(st & TOPDOWN_STATE_NO_PMU);
@@ -434,7 +447,7 @@ static int cmd_watch(int argc, char **argv)
 	}
 	/* nothing would ever come: say so rather than wait forever */
 	if (nopmu == sel) {
-		no_pmu();
+		tdnl_no_pmu();
 		goto out;
 	}
 	if (idle == sel) {
@@ -573,6 +586,9 @@ static const struct {
 	{ "start", cmd_start },
 	{ "stop", cmd_stop },
 	{ "export", tdnl_cmd_export },
+	{ "stat", tdnl_cmd_stat },
+	{ "diff", tdnl_cmd_diff },
+	{ "explain", tdnl_cmd_explain },
 	{ "help", cmd_help },
 };
 

@@ -144,6 +144,11 @@ void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 /* ---- the commands' shared parts (tdnl.c) ---- */
 
 int tdnl_bad(const char *f, ...) __attribute__((format(printf, 1, 2)));
+enum tdnl_fmt tdnl_format(void);
+bool tdnl_cpulist(const char *s, unsigned char *map);
+bool tdnl_selected(const unsigned char *map, unsigned int cpu);
+int tdnl_open_with_info(struct tdnl_nl *nl, struct tdnl_info *info);
+void tdnl_no_pmu(void);
 int tdnl_get_info(struct tdnl_nl *nl, struct tdnl_info *info, bool quiet);
 bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl);
 
@@ -152,6 +157,30 @@ bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl);
 #define TDNL_EXPORT_LISTEN	"127.0.0.1:9739"
 
 int tdnl_cmd_export(int argc, char **argv);
+
+/* ---- tdnl stat, diff and explain (stat.c, diff.c, explain.c) ---- */
+
+/* the window's topdown of the selected CPUs of one model, added up */
+struct tdnl_group {
+	char model[TDNL_NAME_LEN];
+	const struct tdnl_model *m;		/* from GET_INFO; NULL from a file */
+	unsigned int width, nr;			/* slots per cycle; CPUs */
+	uint64_t units;				/* slots (or cycles) counted */
+	bool cycles;
+	double l1[TD_NR_L1], l2[TD_NR_L2];	/* percent of the slots; NAN: n/a */
+	bool l1_set[TD_NR_L1], l2_set[TD_NR_L2];
+	double l34[TD_NR_L34], clocks;		/* percent of clock ticks; NAN: n/a */
+	uint64_t ev[TDNL_MAX_EVENTS];		/* each raw event's count */
+	bool ev_set[TDNL_MAX_EVENTS];
+	unsigned int intervals, not_counted, multiplexed;
+	uint64_t lost;
+};
+
+int tdnl_measure(const unsigned char *cpus, unsigned int ms, struct tdnl_group **g,
+		 unsigned int *ng, unsigned int *level, double *secs);
+int tdnl_cmd_stat(int argc, char **argv);
+int tdnl_cmd_diff(int argc, char **argv);
+int tdnl_cmd_explain(int argc, char **argv);
 
 /* ---- output (out.c) ---- */
 

@@ -437,6 +437,11 @@ enum topdown_a_totals {
  * @TOPDOWN_A_CONFIG_LEVEL: (u32, 1 to 3) Deepest level counted.
  * @TOPDOWN_A_CONFIG_RUNNING: (u32, 0 to 1) 1: start counting (open the
  *   counters); 0: stop (close them).
+ * @TOPDOWN_A_CONFIG_END_INTERVAL: (flag) Every counting CPU ends the interval
+ *   it is in now and publishes its sample (sample-ntf, with the totals up to
+ *   now); the next interval runs to the grid.  Two such cuts bracket an exact
+ *   window of the totals: tdnl stat's around a command.  After the other
+ *   changes; ENODATA when the module is stopped.
  * @__TOPDOWN_A_CONFIG_MAX: One more than the last.
  * @TOPDOWN_A_CONFIG_MAX: The last.
  */
@@ -444,6 +449,7 @@ enum topdown_a_config {
 	TOPDOWN_A_CONFIG_INTERVAL_MS = 1,
 	TOPDOWN_A_CONFIG_LEVEL,
 	TOPDOWN_A_CONFIG_RUNNING,
+	TOPDOWN_A_CONFIG_END_INTERVAL,
 
 	__TOPDOWN_A_CONFIG_MAX,
 	TOPDOWN_A_CONFIG_MAX = (__TOPDOWN_A_CONFIG_MAX - 1)
@@ -456,7 +462,7 @@ enum topdown_a_config {
  * @TOPDOWN_CMD_GET_SAMPLE: One CPU's latest interval (do), or every possible
  *   CPU's (dump).
  * @TOPDOWN_CMD_SET_CONFIG: Change the interval, the level and/or whether the
- *   module counts.
+ *   module counts; and/or end every CPU's interval now.
  * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed.
  * @TOPDOWN_CMD_GET_CPU: One possible CPU's model, width and state (do), or
  *   every one's (dump).
