@@ -24,7 +24,7 @@ t_ok "tdnl builds"
 
 HINT="Try 'tdnl --help'."
 VERSION=$(sed -n 's/^#define TD_VERSION\t"\(.*\)"$/\1/p' kmod/td_types.h)
-NOTLOADED='the topdown module is not loaded (no generic netlink family "topdown")'
+NOTLOADED='the topdown module is not loaded (no generic netlink family "topdown"): sudo modprobe topdown'
 
 # exit status | arguments | fragment of stdout + stderr ("" for none)
 # Exit 2 rows must also print the hint and nothing on stdout; exit 1 rows

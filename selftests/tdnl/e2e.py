@@ -29,7 +29,8 @@ PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
            "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
            "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
            "mem_bandwidth=2 mem_latency=3 freq_mhz=2000")
-NOT_LOADED = 'tdnl: the topdown module is not loaded (no generic netlink family "topdown")'
+NOT_LOADED = ('tdnl: the topdown module is not loaded (no generic netlink family "topdown"): '
+              'sudo modprobe topdown')
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all"]
 # nobody with CAP_PERFMON alone, kept across exec as an ambient capability

@@ -257,7 +257,7 @@ int tdnl_nl_error_attrs(int err, const char *what, const char *const *names,
 	size_t len = strlen(m);
 
 	if (err == ENOENT && !m[0]) {	/* the family went away */
-		fprintf(stderr, "tdnl: the topdown module is not loaded (no generic netlink family \"%s\")\n",
+		fprintf(stderr, "tdnl: the topdown module is not loaded (no generic netlink family \"%s\"): sudo modprobe topdown\n",
 			TOPDOWN_FAMILY_NAME);
 	} else if (err == EPERM) {
 		fprintf(stderr, "tdnl: permission denied: topdown needs CAP_PERFMON or CAP_SYS_ADMIN\n");
