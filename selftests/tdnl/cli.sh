@@ -190,6 +190,13 @@ check "tdnl -j explain --from A: $path" [ "$path" = "backend_bound* > memory_bou
 path=$("$tdnl" -j explain --from "$tmp/b.json" 2>&1 | python3 -c "import json, sys
 print(' > '.join(p['node'] + ('*' if p['flagged'] else '') for p in json.load(sys.stdin)[0]['path']))" 2> /dev/null)
 check "tdnl -j explain --from B: $path" [ "$path" = "backend_bound* > core_bound*" ]
+# colours: flagged nodes in bold red on a terminal only (script(1) gives a pty)
+n=$(TERM=xterm script -qc "$tdnl explain --from $tmp/a.json" /dev/null | grep -c $'\033\[1;31m')
+check "explain on a terminal: the 4 flagged nodes in colour ($n lines)" [ "$n" = 4 ]
+n=$(NO_COLOR=1 TERM=xterm script -qc "$tdnl explain --from $tmp/a.json" /dev/null | grep -c $'\033')
+check "explain with NO_COLOR on a terminal: no escape ($n lines)" [ "$n" = 0 ]
+n=$(TERM=xterm "$tdnl" explain --from "$tmp/a.json" | grep -c $'\033')
+check "explain into a pipe: no escape ($n lines)" [ "$n" = 0 ]
 echo '{"groups": 3}' > "$tmp/bad.json"
 echo 'not json' > "$tmp/text.json"
 result x 1 1 1 1 | sed 's/"spr"/"zen4"/' > "$tmp/zen.json"

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "tdnl.h"
@@ -332,6 +333,30 @@ static int walk(const struct tdnl_group *g, struct node *path)
 	return depth;
 }
 
+/*
+ * Flagged nodes in bold red on a terminal: never into a pipe or a file,
+ * nor with NO_COLOR set (no-color.org) or TERM=dumb.
+ */
+static bool colour(void)
+{
+	static int on = -1;
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (on < 0)
+		on = isatty(STDOUT_FILENO) && !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
+	return on;
+}
+
+static const char *hi(bool flagged)
+{
+	return flagged && colour() ? "\033[1;31m" : "";
+}
+
+static const char *lo(bool flagged)
+{
+	return flagged && colour() ? "\033[0m" : "";
+}
+
 static void text_group(const struct tdnl_group *g, unsigned int level, double secs)
 {
 	const struct threshold *table = table_of(g->model);
@@ -348,9 +373,9 @@ static void text_group(const struct tdnl_group *g, unsigned int level, double se
 		const struct threshold *t = threshold_of(table, path[i].name);
 
 		w = word(path[i].name);
-		printf("  %*s%s %.1f %% of %s", 2 * i, "", w >= 0 ? words[w].title : path[i].name,
-		       path[i].pct, path[i].level <= 2 ? (g->cycles ? "cycles" : "slots") :
-		       "clock ticks");
+		printf("  %*s%s%s %.1f %%%s of %s", 2 * i, "", hi(path[i].flagged),
+		       w >= 0 ? words[w].title : path[i].name, path[i].pct, lo(path[i].flagged),
+		       path[i].level <= 2 ? (g->cycles ? "cycles" : "slots") : "clock ticks");
 		if (!isnan(path[i].slots_pct))
 			printf(" (about %.1f %% of the slots)", path[i].slots_pct);
 		if (t)
@@ -377,7 +402,8 @@ static void text_group(const struct tdnl_group *g, unsigned int level, double se
 	nl1 = children(g, table, -1, false, l1);
 	printf("\n  Level 1:");
 	for (i = 0; i < nl1; i++)
-		printf(" %s %.1f%s", l1[i].name, l1[i].pct, l1[i].flagged ? "*" : "");
+		printf(" %s%s %.1f%s%s", hi(l1[i].flagged), l1[i].name, l1[i].pct,
+		       l1[i].flagged ? "*" : "", lo(l1[i].flagged));
 	printf("%s\n", table ? "   (* over perf's threshold)" : "");
 	if (g->not_counted || g->multiplexed || g->lost)
 		printf("  Of %u intervals: %u not counted (missing here), %u multiplexed, %llu lost.\n",
