@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m = tdnl_find_model(&info, cur->model);
 			tdnl_calc(cur, have_prev && s[0].cpu == cur->cpu ? &s[0] : NULL, m,
 				  tdnl_cpu_width(&info, cur->cpu));
-			tdnl_out_begin(fmt, true);
+			tdnl_out_begin(fmt, true, NULL);
 			tdnl_out_sample(cur, fmt, true);
 			tdnl_out_flush();
 			s[0] = *cur;

@@ -45,6 +45,8 @@ cases=(
 	'2|-j --csv info|-j and --csv: choose one'
 	'2|info -j|-j goes before the command: tdnl -j info'
 	'2|show --csv|--csv goes before the command'
+	'2|show --perf-names|--perf-names goes before the command'
+	'2|show --raw 1|show: unexpected argument '"'"'1'"'"''
 	'2|help x|help: unexpected argument '"'"'x'"'"
 	# exact keywords, no abbreviations
 	'2|foo|unknown command '"'"'foo'"'"
@@ -117,6 +119,8 @@ cases=(
 	"1|show|$NOTLOADED"
 	"1|show -c 0-3,5|$NOTLOADED"
 	"1|show -c 8191|$NOTLOADED"
+	"1|show --raw|$NOTLOADED"
+	"1|--perf-names --csv watch --raw -n 1|$NOTLOADED"
 	"1|-j show -c 0|$NOTLOADED"
 	"1|watch|$NOTLOADED"
 	"1|--json watch -c 1 -n 3|$NOTLOADED"
@@ -224,7 +228,8 @@ for row in "tdnl |info show watch stat diff explain set start stop export help" 
 	   "tdnl set |interval level" \
 	   "tdnl set level |1 2 3" \
 	   "tdnl set interval 100 |interval level" \
-	   "tdnl watch |-c -n" \
+	   "tdnl watch |-c -n --raw" \
+	   "tdnl --perf-names show |-c --raw" \
 	   "tdnl --csv show -c |" \
 	   "tdnl export |--listen"; do
 	IFS='|' read -r words want <<< "$row"

@@ -378,8 +378,58 @@ def check_own_level2(model, cpus):
     tap(ok, f"{model}: tdnl --csv show: its Level 2 columns have numbers, the others n/a")
 
 
+def raw_file(cpu):
+    """cpuN/raw: {event: (delta, total, enabled, running)}"""
+    out = {}
+    for line in open(f"{TD}/cpu{cpu}/raw"):
+        f = line.split()
+        out[f[0]] = tuple(int(x) for x in f[1:5])
+    return out
+
+
+def check_raw(cpus):
+    """the raw counts in JSON, --raw text and CSV, and --perf-names"""
+    if not load("spr"):
+        tap(False, "raw: tdsim and topdown load as spr")
+        return
+    settle(cpus, 2)
+    for _ in range(20):
+        before = seq(0)
+        r = sh("tdnl", "-j", "show", "-c", "0")
+        raw = raw_file(0)
+        if seq(0) == before:
+            break
+    try:
+        ev = json.loads(r.stdout)[0]["events"]
+        got = {k: (v["delta"], v["total"], v["enabled"], v["running"]) for k, v in ev.items()}
+    except (ValueError, IndexError, KeyError, TypeError):
+        got = {}
+    tap(len(got) == len(raw) > 9 and got == {k: v[:4] for k, v in raw.items()},
+        f"spr level 3: tdnl -j show's events are cpu0's raw file: {len(got)} events, each "
+        "delta, total, enabled and running")
+    r = sh("tdnl", "show", "-c", "0", "--raw")
+    lines = [x for x in r.stdout.splitlines() if x.split() and x.split()[0] in raw]
+    tap(r.returncode == 0 and len(lines) == len(raw),
+        f"tdnl show --raw: a line per event ({len(lines)} of {len(raw)})")
+    r = sh("tdnl", "--csv", "show", "--raw")
+    rows = r.stdout.splitlines()
+    tap(r.returncode == 0 and rows and
+        rows[0] == "cpu,seq,start_ns,end_ns,model,event,delta,total,enabled,running" and
+        len(rows) == 1 + len(raw) * len(cpus),
+        f"tdnl --csv show --raw: a row per CPU and event ({len(rows) - 1})")
+    r = sh("tdnl", "--perf-names", "-j", "show", "-c", "0")
+    try:
+        obj = json.loads(r.stdout)[0]
+        keys = sorted(obj["level1"]) + sorted(obj["level2"]) + sorted(obj["level3"])
+    except (ValueError, IndexError, KeyError, TypeError):
+        keys = []
+    tap(keys and all(k.startswith("tma_") for k in keys) and "tma_dram_bound" in keys,
+        f"tdnl --perf-names -j show: perf's names ({', '.join(keys[:3])}, ...)")
+
+
 def main():
     cpus = all_cpus()
+    check_raw(cpus)
     for model in ("gracemont", "ampereone"):
         check_own_level2(model, cpus)
     for model in ("spr", "icl", "skl"):

@@ -1,6 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Host: tdnl explain's thresholds (tools/tdnl/explain.c, printed by
+"""Host: tdnl --perf-names and tdnl explain's thresholds against perf.
+
+--perf-names (tools/tdnl/names.c): for each model, the names
+`tdnl --perf-names --csv diff` prints for the model's own nodes are
+metrics of perf's JSON for it (arm64/sbsa.json too on Arm), or ours where
+perf has none (listed).
+
+tdnl explain's thresholds (tools/tdnl/explain.c, printed by
 `tdnl explain --thresholds`) against perf's own, the MetricThreshold of its
 tma_* metrics in linux-source-6.12's tools/perf/pmu-events/arch:
 - each node's value (and retiring's "| tma_heavy_operations > 0.1") is
@@ -17,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap  # noqa: E402
@@ -59,6 +67,67 @@ def strip(e):
     while e.startswith("(") and e.endswith(")"):
         e = e[1:-1].strip()
     return e
+
+
+ALL_DIRS = dict(DIRS, **NONE, **{"neoverse-v2": "arm64/arm/neoverse-n2-v2",
+                                 "neoverse-n2-r0p2": "arm64/arm/neoverse-n2-v2"})
+CORE = ["retiring", "bad_speculation", "frontend_bound", "backend_bound", "light_operations",
+        "heavy_operations", "branch_mispredicts", "machine_clears", "fetch_latency",
+        "fetch_bandwidth", "memory_bound", "core_bound", "l1_bound", "l2_bound", "l3_bound",
+        "dram_bound", "store_bound", "mem_bandwidth", "mem_latency"]
+ATOM = ["retiring", "bad_speculation", "frontend_bound", "backend_bound", "branch_mispredicts",
+        "machine_clears", "fetch_latency", "fetch_bandwidth", "core_bound", "resource_bound"]
+ZEN = CORE[:12] + ["smt_contention"]
+AMPERE = ["retiring", "bad_speculation", "frontend_bound", "backend_bound", "branch_mispredicts",
+          "other_mispredicts", "fetch_latency", "fetch_bandwidth", "memory_bound", "core_bound"]
+ARM = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
+NODES_OF = {"spr": CORE, "icl": CORE, "skl": CORE, "gracemont": ATOM, "crestmont": ATOM,
+            "zen4": ZEN, "zen5": ZEN, "ampereone": AMPERE, "ampereonex": AMPERE,
+            "neoverse-n1": ["frontend_bound", "backend_bound", "not_stalled"],
+            "neoverse-n2": ARM, "neoverse-n2-r0p2": ARM, "neoverse-v1": ARM, "neoverse-v2": ARM}
+
+
+def perf_metrics(d):
+    names = set()
+    files = glob.glob(f"{ARCH}/{d}/*.json")
+    if d.startswith("arm64/"):
+        files.append(f"{ARCH}/arm64/sbsa.json")
+    for f in files:
+        try:
+            data = json.load(open(f))
+        except ValueError:
+            continue
+        for m in data if isinstance(data, list) else []:
+            if isinstance(m, dict) and m.get("MetricName"):
+                names.add(m["MetricName"])
+    return names
+
+
+def perf_names(tmp):
+    """each model's nodes, as --perf-names prints them, against perf's metrics"""
+    for model, nodes in NODES_OF.items():
+        l1s = ("retiring", "bad_speculation", "frontend_bound", "backend_bound",
+               "smt_contention", "not_stalled")
+        l3s = ("l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound")
+        l4s = ("mem_bandwidth", "mem_latency")
+        level1 = {n: 1.0 for n in nodes if n in l1s}
+        level3 = {n: 1.0 for n in nodes if n in l3s}
+        level4 = {n: 1.0 for n in nodes if n in l4s}
+        level2 = {n: 1.0 for n in nodes if n not in l1s + l3s + l4s}
+        f = f"{tmp}/{model}.json"
+        json.dump({"groups": [{"model": model, "level1": level1, "level2": level2,
+                               "level3": level3, "level4": level4}]}, open(f, "w"))
+        r = subprocess.run(["build/bin/tdnl", "--perf-names", "--csv", "diff", f, f],
+                           capture_output=True, text=True, timeout=30)
+        printed = [line.split(",")[2] for line in r.stdout.splitlines()[1:]]
+        perf = perf_metrics(ALL_DIRS[model])
+        missing = [n for n in printed if n not in perf]
+        kept = sorted(set(missing) & set(nodes))
+        bad = [n for n in missing if n not in nodes]
+        tap(r.returncode == 0 and len(printed) == len(nodes) and not bad,
+            f"--perf-names {model}: {len(printed) - len(missing)} of {len(nodes)} nodes under "
+            f"perf's names ({ALL_DIRS[model]}), ours where perf has none: {kept}"
+            + (f"; not perf's: {bad}" if bad else ""))
 
 
 def main():
@@ -109,6 +178,8 @@ def main():
         tap(checked >= 10 and not bad,
             f"{model} ({d}): {checked} nodes' thresholds are perf's, each under its "
             f"parent's{' (' + '; '.join(bad[:4]) + ')' if bad else ''}")
+    with tempfile.TemporaryDirectory() as tmp:
+        perf_names(tmp)
     for model, d in NONE.items():
         perf = perf_thresholds(d)
         have = sorted(n for n in perf if re.match(r"tma_", n))

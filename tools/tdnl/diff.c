@@ -100,6 +100,7 @@ static void row(enum tdnl_fmt fmt, const char *model, int level, const char *nod
 
 	if (isnan(a) && isnan(b))
 		return;
+	node = tdnl_name(model, node);
 	if (fmt == TDNL_JSON) {
 		printf("%s{\"model\":\"%s\",\"level\":%d,\"node\":\"%s\",\"a\":", *first ? "" : ",",
 		       model, level, node);

@@ -402,7 +402,7 @@ static void text_group(const struct tdnl_group *g, unsigned int level, double se
 	nl1 = children(g, table, -1, false, l1);
 	printf("\n  Level 1:");
 	for (i = 0; i < nl1; i++)
-		printf(" %s%s %.1f%s%s", hi(l1[i].flagged), l1[i].name, l1[i].pct,
+		printf(" %s%s %.1f%s%s", hi(l1[i].flagged), tdnl_name(g->model, l1[i].name), l1[i].pct,
 		       l1[i].flagged ? "*" : "", lo(l1[i].flagged));
 	printf("%s\n", table ? "   (* over perf's threshold)" : "");
 	if (g->not_counted || g->multiplexed || g->lost)
@@ -419,7 +419,7 @@ static void json_group(const struct tdnl_group *g, bool first)
 	       g->model, g->nr, table_of(g->model) ? "\"perf\"" : "null");
 	for (i = 0; i < n; i++) {
 		printf("%s{\"node\":\"%s\",\"level\":%d,\"percent\":%.4f,\"of\":\"%s\",\"flagged\":%s",
-		       i ? "," : "", path[i].name, path[i].level, path[i].pct,
+		       i ? "," : "", tdnl_name(g->model, path[i].name), path[i].level, path[i].pct,
 		       path[i].level <= 2 ? (g->cycles ? "cycles" : "slots") : "clock ticks",
 		       path[i].flagged ? "true" : "false");
 		if (!isnan(path[i].slots_pct))

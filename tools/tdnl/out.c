@@ -21,6 +21,25 @@ _Static_assert(TD_LIGHT_OPERATIONS == 2 * TD_RETIRING &&
 	       TD_MEMORY_BOUND == 2 * TD_BACKEND_BOUND, "Level 2 order");
 
 static bool first;	/* no sample printed yet (JSON array commas) */
+static const struct tdnl_info *out_info;	/* the models, for the events' names */
+static bool out_raw;				/* show --raw, watch --raw */
+
+/**
+ * tdnl_out_use() - what the samples' output may take from GET_INFO
+ * @info: the module's models (the raw events' names), or NULL
+ * @raw:  print the raw counts in text, one CSV row per event
+ */
+void tdnl_out_use(const struct tdnl_info *info, bool raw)
+{
+	out_info = info;
+	out_raw = raw;
+}
+
+/* the events of a sample's model, or NULL */
+static const struct tdnl_model *events_of(const struct tdnl_sample *s)
+{
+	return out_info ? tdnl_find_model(out_info, s->model) : NULL;
+}
 
 static void json_str(const char *s)
 {
@@ -233,14 +252,42 @@ static void row_centi(int depth, const char *name, bool valid, u32 v)
 	row(depth, name, valid, v / 100.0);
 }
 
+/* the raw counts of the interval, as the module publishes them */
+static void raw_text(const struct tdnl_sample *s)
+{
+	const struct tdnl_model *m = events_of(s);
+	unsigned int i;
+
+	printf("  %-40s %14s %16s %12s %12s\n", "event", "delta", "total", "enabled_ns",
+	       "running_ns");
+	for (i = 0; i < TDNL_MAX_EVENTS; i++) {
+		const struct tdnl_count *k = &s->cnt[i];
+
+		if (!k->present)
+			continue;
+		if (m && i < m->nr_events && m->events[i].name)
+			printf("  %-40s", m->events[i].name);
+		else
+			printf("  event %-34u", i);
+		printf(" %14llu %16llu %12llu %12llu\n", (unsigned long long)k->delta,
+		       (unsigned long long)k->total, (unsigned long long)k->enabled,
+		       (unsigned long long)k->running);
+	}
+}
+
 static void show_text(const struct tdnl_sample *s)
 {
 	static const unsigned int l1_order[] = {
 		TD_RETIRING, TD_BAD_SPECULATION, TD_FRONTEND_BOUND,
 		TD_BACKEND_BOUND, TD_SMT_CONTENTION, TD_NOT_STALLED,
 	};
+	/* as debugfs lists them: DRAM's two under it, store bound last */
+	static const unsigned int l34_order[] = {
+		TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
+		TD_MEM_BANDWIDTH, TD_MEM_LATENCY, TD_STORE_BOUND,
+	};
 	u32 c1[TD_NR_L1], c2[TD_NR_L2];
-	unsigned int i, j, node, pair[2];
+	unsigned int i, j, k, node, pair[2];
 
 	printf("cpu%u  %s  seq %llu  ", s->cpu, s->model[0] ? s->model : "-",
 	       (unsigned long long)s->seq);
@@ -256,24 +303,23 @@ static void show_text(const struct tdnl_sample *s)
 		/* the four common nodes always; the others where they exist */
 		if (node >= TD_SMT_CONTENTION && !s->l1_set[node])
 			continue;
-		row_centi(1, td_l1_names[node], s->l1_set[node], c1[node]);
+		row_centi(1, tdnl_name(s->model, td_l1_names[node]), s->l1_set[node], c1[node]);
 		if (!s->has_l2 || !l2_pair(s, node, &pair[0], &pair[1]))
 			continue;
 		for (j = 0; j < 2; j++) {
 			/* in node order, as debugfs prints them */
 			node = pair[j ^ (pair[0] > pair[1])];
-			row_centi(2, td_l2_names[node], true, c2[node]);
+			row_centi(2, tdnl_name(s->model, td_l2_names[node]), true, c2[node]);
 			if (node != TD_MEMORY_BOUND)
 				continue;
-			row(3, "l1_bound", true, s->l34[TD_L1_BOUND]);
-			row(3, "l2_bound", true, s->l34[TD_L2_BOUND]);
-			row(3, "l3_bound", true, s->l34[TD_L3_BOUND]);
-			row(3, "dram_bound", true, s->l34[TD_DRAM_BOUND]);
-			row(4, "mem_bandwidth", true, s->l34[TD_MEM_BANDWIDTH]);
-			row(4, "mem_latency", true, s->l34[TD_MEM_LATENCY]);
-			row(3, "store_bound", true, s->l34[TD_STORE_BOUND]);
+			for (k = 0; k < TD_NR_L34; k++)
+				row(l34_order[k] >= TD_FIRST_L4 ? 4 : 3,
+				    tdnl_name(s->model, td_l34_names[l34_order[k]]), true,
+				    s->l34[l34_order[k]]);
 		}
 	}
+	if (out_raw)
+		raw_text(s);
 }
 
 /* watch, text: one line per sample */
@@ -320,9 +366,11 @@ static void watch_text(const struct tdnl_sample *s)
 	putchar(' ');
 	state_str(s->state, ",", true);
 	putchar('\n');
+	if (out_raw)
+		raw_text(s);
 }
 
-static void json_level(const char *key, bool valid, const uint32_t *v,
+static void json_level(const char *model, const char *key, bool valid, const uint32_t *v,
 		       const bool *set, const char * const *names,
 		       unsigned int n, unsigned int always)
 {
@@ -338,7 +386,7 @@ static void json_level(const char *key, bool valid, const uint32_t *v,
 	for (i = 0; i < n; i++) {
 		if (i >= always && !set[i])
 			continue;
-		printf("%s\"%s\":", sep, names[i]);
+		printf("%s\"%s\":", sep, tdnl_name(model, names[i]));
 		sep = ",";
 		if (set && !set[i])
 			printf("null");
@@ -355,7 +403,7 @@ static void json_l34(const char *key, const struct tdnl_sample *s,
 
 	printf(",\"%s\":{", key);
 	for (i = from; i < to; i++) {
-		printf("%s\"%s\":", i > from ? "," : "", td_l34_names[i]);
+		printf("%s\"%s\":", i > from ? "," : "", tdnl_name(s->model, td_l34_names[i]));
 		if (isnan(s->l34[i]))
 			printf("null");
 		else
@@ -377,6 +425,33 @@ static void json_counted(const struct tdnl_sample *s)
 		if (!s->counted_set[l])
 			continue;
 		printf("%s\"level%u\":%.6f", sep, l + 1, s->counted[l] / 1e6);
+		sep = ",";
+	}
+	putchar('}');
+}
+
+/* each raw event's delta, total, enabled and running (ns), by name */
+static void json_events(const struct tdnl_sample *s)
+{
+	const struct tdnl_model *m = events_of(s);
+	const char *sep = "";
+	unsigned int i;
+
+	printf(",\"events\":{");
+	for (i = 0; i < TDNL_MAX_EVENTS; i++) {
+		const struct tdnl_count *k = &s->cnt[i];
+
+		if (!k->present)
+			continue;
+		if (m && i < m->nr_events && m->events[i].name) {
+			printf("%s", sep);
+			json_str(m->events[i].name);
+		} else {
+			printf("%s\"%u\"", sep, i);
+		}
+		printf(":{\"delta\":%llu,\"total\":%llu,\"enabled\":%llu,\"running\":%llu}",
+		       (unsigned long long)k->delta, (unsigned long long)k->total,
+		       (unsigned long long)k->enabled, (unsigned long long)k->running);
 		sep = ",";
 	}
 	putchar('}');
@@ -416,15 +491,16 @@ static void sample_json(const struct tdnl_sample *s, bool watch)
 	putchar(']');
 	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR))
 		printf(",\"errno\":%d", s->err);
-	json_level("level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
+	json_level(s->model, "level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
 		   TD_SMT_CONTENTION);
 	/* the model's own nodes */
-	json_level("level2", s->has_l1 && s->has_l2, s->l2, s->l2_set,
+	json_level(s->model, "level2", s->has_l1 && s->has_l2, s->l2, s->l2_set,
 		   td_l2_names, TD_NR_L2, 0);
 	json_l34("level3", s, 0, TD_FIRST_L4);
 	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
 	json_counted(s);
 	json_totals(&s->tot);
+	json_events(s);
 	if (watch)
 		printf(",\"lost\":%llu", (unsigned long long)s->lost);
 	putchar('}');
@@ -439,9 +515,38 @@ static void na_or_ppm(bool valid, uint32_t v)
 		fputs("n/a", stdout);
 }
 
+/* --raw: one row per event */
+static void raw_csv(const struct tdnl_sample *s)
+{
+	const struct tdnl_model *m = events_of(s);
+	unsigned int i;
+
+	for (i = 0; i < TDNL_MAX_EVENTS; i++) {
+		const struct tdnl_count *k = &s->cnt[i];
+
+		if (!k->present)
+			continue;
+		printf("%u,%llu,%llu,%llu,%s,", s->cpu, (unsigned long long)s->seq,
+		       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns,
+		       s->model[0] ? s->model : "n/a");
+		if (m && i < m->nr_events && m->events[i].name)
+			printf("%s", m->events[i].name);
+		else
+			printf("%u", i);
+		printf(",%llu,%llu,%llu,%llu\n", (unsigned long long)k->delta,
+		       (unsigned long long)k->total, (unsigned long long)k->enabled,
+		       (unsigned long long)k->running);
+	}
+}
+
 static void sample_csv(const struct tdnl_sample *s, bool watch)
 {
 	unsigned int i;
+
+	if (out_raw) {
+		raw_csv(s);
+		return;
+	}
 
 	printf("%u,%llu,%llu,%llu,%s,", s->cpu, (unsigned long long)s->seq,
 	       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns,
@@ -469,9 +574,11 @@ static void sample_csv(const struct tdnl_sample *s, bool watch)
 /**
  * tdnl_out_begin() - before the samples of show or watch
  * @fmt:   the format
- * @watch: one line per sample, as it comes
+ * @watch: samples as they come (one JSON object per line) rather than one
+ *         array of the latest
+ * @model: the model the CSV header names the nodes for (--perf-names), or NULL
  */
-void tdnl_out_begin(enum tdnl_fmt fmt, bool watch)
+void tdnl_out_begin(enum tdnl_fmt fmt, bool watch, const char *model)
 {
 	unsigned int i;
 
@@ -490,13 +597,17 @@ void tdnl_out_begin(enum tdnl_fmt fmt, bool watch)
 			putchar('[');
 		break;
 	case TDNL_CSV:
+		if (out_raw) {
+			printf("cpu,seq,start_ns,end_ns,model,event,delta,total,enabled,running\n");
+			break;
+		}
 		printf("cpu,seq,start_ns,end_ns,model,state,errno");
 		for (i = 0; i < TD_NR_L1; i++)
-			printf(",%s", td_l1_names[i]);
+			printf(",%s", tdnl_name(model, td_l1_names[i]));
 		for (i = 0; i < TD_NR_L2; i++)
-			printf(",%s", td_l2_names[i]);
+			printf(",%s", tdnl_name(model, td_l2_names[i]));
 		for (i = 0; i < TD_NR_L34; i++)
-			printf(",%s", td_l34_names[i]);
+			printf(",%s", tdnl_name(model, td_l34_names[i]));
 		printf("%s\n", watch ? ",lost" : "");
 		break;
 	}

@@ -275,7 +275,7 @@ out:
 
 /* ---- output ---- */
 
-static void json_nodes(FILE *f, const char *name, const char *const *names,
+static void json_nodes(FILE *f, const char *model, const char *name, const char *const *names,
 		       const double *v, const bool *set, unsigned int n)
 {
 	unsigned int i;
@@ -285,7 +285,7 @@ static void json_nodes(FILE *f, const char *name, const char *const *names,
 	for (i = 0; i < n; i++) {
 		if (!set[i])
 			continue;
-		fprintf(f, "%s\"%s\":", any ? "," : "{", names[i]);
+		fprintf(f, "%s\"%s\":", any ? "," : "{", tdnl_name(model, names[i]));
 		if (isnan(v[i]))
 			fputs("null", f);
 		else
@@ -326,10 +326,10 @@ static void json_out(FILE *f, struct stat_run *r, struct tdnl_group *g, unsigned
 		fprintf(f, ",\"intervals\":%u,\"not_counted\":%u,\"multiplexed\":%u,\"lost\":%llu",
 			g[i].intervals, g[i].not_counted, g[i].multiplexed,
 			(unsigned long long)g[i].lost);
-		json_nodes(f, "level1", td_l1_names, g[i].l1, g[i].l1_set, TD_NR_L1);
-		json_nodes(f, "level2", td_l2_names, g[i].l2, g[i].l2_set, TD_NR_L2);
-		json_nodes(f, "level3", td_l34_names, g[i].l34, l34_set, TD_FIRST_L4);
-		json_nodes(f, "level4", td_l34_names + TD_FIRST_L4, g[i].l34 + TD_FIRST_L4,
+		json_nodes(f, g[i].model, "level1", td_l1_names, g[i].l1, g[i].l1_set, TD_NR_L1);
+		json_nodes(f, g[i].model, "level2", td_l2_names, g[i].l2, g[i].l2_set, TD_NR_L2);
+		json_nodes(f, g[i].model, "level3", td_l34_names, g[i].l34, l34_set, TD_FIRST_L4);
+		json_nodes(f, g[i].model, "level4", td_l34_names + TD_FIRST_L4, g[i].l34 + TD_FIRST_L4,
 			   l34_set + TD_FIRST_L4, TD_NR_L34 - TD_FIRST_L4);
 		fputs(",\"events\":{", f);
 		for (e = 0, n = 0; g[i].m && e < g[i].m->nr_events; e++)
@@ -383,15 +383,16 @@ static void text_out(struct stat_run *r, struct tdnl_group *g, unsigned int ng,
 		for (n = 0; n < TD_NR_L1; n++) {
 			if (!x->l1_set[n])
 				continue;
-			text_pct(td_l1_names[n], 0, x->l1[n], "");
+			text_pct(tdnl_name(x->model, td_l1_names[n]), 0, x->l1[n], "");
 			for (c = 0; c < TD_NR_L2; c++) {
 				if (!x->l2_set[c] || td_l2_parent[c] != n)
 					continue;
-				text_pct(td_l2_names[c], 1, x->l2[c], "");
+				text_pct(tdnl_name(x->model, td_l2_names[c]), 1, x->l2[c], "");
 				if (c != TD_MEMORY_BOUND || isnan(x->l34[0]))
 					continue;
 				for (int l = 0; l < TD_NR_L34; l++)
-					text_pct(td_l34_names[l], l >= TD_FIRST_L4 ? 3 : 2,
+					text_pct(tdnl_name(x->model, td_l34_names[l]),
+						 l >= TD_FIRST_L4 ? 3 : 2,
 						 x->l34[l], " of clock ticks");
 			}
 		}
@@ -419,14 +420,17 @@ static void csv_out(struct tdnl_group *g, unsigned int ng)
 	for (i = 0; i < ng; i++) {
 		for (n = 0; n < TD_NR_L1; n++)
 			if (g[i].l1_set[n] && !isnan(g[i].l1[n]))
-				printf("%s,%u,1,%s,%.4f\n", g[i].model, g[i].nr, td_l1_names[n], g[i].l1[n]);
+				printf("%s,%u,1,%s,%.4f\n", g[i].model, g[i].nr,
+				       tdnl_name(g[i].model, td_l1_names[n]), g[i].l1[n]);
 		for (n = 0; n < TD_NR_L2; n++)
 			if (g[i].l2_set[n] && !isnan(g[i].l2[n]))
-				printf("%s,%u,2,%s,%.4f\n", g[i].model, g[i].nr, td_l2_names[n], g[i].l2[n]);
+				printf("%s,%u,2,%s,%.4f\n", g[i].model, g[i].nr,
+				       tdnl_name(g[i].model, td_l2_names[n]), g[i].l2[n]);
 		for (n = 0; n < TD_NR_L34; n++)
 			if (!isnan(g[i].l34[n]))
 				printf("%s,%u,%d,%s,%.4f\n", g[i].model, g[i].nr,
-				       n < TD_FIRST_L4 ? 3 : 4, td_l34_names[n], g[i].l34[n]);
+				       n < TD_FIRST_L4 ? 3 : 4, tdnl_name(g[i].model, td_l34_names[n]),
+				       g[i].l34[n]);
 	}
 }
 

@@ -9,13 +9,13 @@ _tdnl()
 	# the command is the first word after the global options
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		-j | --json | --csv | -h | --help | -V | --version) ;;
+		-j | --json | --csv | --perf-names | -h | --help | -V | --version) ;;
 		*) cmd=${COMP_WORDS[i]} at=$i; break ;;
 		esac
 	done
 	if [ -z "$cmd" ]; then
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-j --json --csv -h --help -V --version" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-j --json --csv --perf-names -h --help -V --version" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -W "info show watch stat diff explain set start stop export help" -- "$cur")
 		fi
@@ -48,10 +48,10 @@ _tdnl()
 		*) mapfile -t COMPREPLY < <(compgen -W "-c -t --from" -- "$cur") ;;
 		esac ;;
 	show)
-		[ "$prev" = -c ] || mapfile -t COMPREPLY < <(compgen -W "-c" -- "$cur") ;;
+		[ "$prev" = -c ] || mapfile -t COMPREPLY < <(compgen -W "-c --raw" -- "$cur") ;;
 	watch)
 		[ "$prev" = -c ] || [ "$prev" = -n ] ||
-			mapfile -t COMPREPLY < <(compgen -W "-c -n" -- "$cur") ;;
+			mapfile -t COMPREPLY < <(compgen -W "-c -n --raw" -- "$cur") ;;
 	set)
 		case $prev in
 		set | [0-9]*) mapfile -t COMPREPLY < <(compgen -W "interval level" -- "$cur") ;;

@@ -36,8 +36,9 @@ static void usage(FILE *f)
 		"\n"
 		"Commands:\n"
 		"  info                          module version, level, interval, CPUs, models\n"
-		"  show [-c CPULIST]             each CPU's latest interval\n"
-		"  watch [-c CPULIST] [-n COUNT] each interval as it completes\n"
+		"  show [-c CPULIST] [--raw]     each CPU's latest interval (--raw: its counts)\n"
+		"  watch [-c CPULIST] [-n COUNT] [--raw]\n"
+		"                                each interval as it completes\n"
 		"  set interval MS               sampling interval, 10..60000 ms\n"
 		"  set level N                   deepest level counted, 1..3\n"
 		"  start                         open the counters (the module loads stopped)\n"
@@ -56,6 +57,7 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -j, --json      JSON output\n"
 		"      --csv       CSV output\n"
+		"      --perf-names  nodes under perf's metric names (tma_retiring, ...)\n"
 		"  -h, --help      this text\n"
 		"  -V, --version   tdnl's version\n"
 		"\n"
@@ -121,7 +123,8 @@ bool tdnl_selected(const unsigned char *map, unsigned int cpu)
 /* an argument after the command; global options go before it */
 static int unexpected(const char *cmd, const char *a)
 {
-	if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--csv"))
+	if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--csv") ||
+	    !strcmp(a, "--perf-names"))
 		return tdnl_bad("%s: %s goes before the command: tdnl %s %s", cmd,
 			   a, a, cmd);
 	if (a[0] == '-')
@@ -133,6 +136,7 @@ static int unexpected(const char *cmd, const char *a)
 struct opts {
 	unsigned char cpus[TDNL_MAX_CPUS / 8];
 	unsigned long count;	/* 0: forever */
+	bool raw;		/* --raw: the raw counts too */
 };
 
 static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
@@ -142,6 +146,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 
 	memset(o->cpus, 0xff, sizeof(o->cpus));
 	o->count = 0;
+	o->raw = false;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -151,6 +156,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o,
 			memset(o->cpus, 0, sizeof(o->cpus));
 			if (!tdnl_cpulist(argv[i], o->cpus))
 				return tdnl_bad("%s: bad CPU list '%s'", cmd, argv[i]);
+		} else if (!strcmp(a, "--raw")) {
+			o->raw = true;
 		} else if (watch && !strcmp(a, "-n")) {
 			if (++i == argc)
 				return tdnl_bad("%s: -n needs a count", cmd);
@@ -256,7 +263,7 @@ static int show_cb(const struct nlmsghdr *nlh, void *data)
 	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model),
 		  tdnl_cpu_width(sh->info, s->cpu));
 	if (!sh->shown++)
-		tdnl_out_begin(fmt, false);
+		tdnl_out_begin(fmt, false, s->model);
 	tdnl_out_sample(s, fmt, false);
 	sh->no_pmu += !!(s->state & TOPDOWN_STATE_NO_PMU);
 	return MNL_CB_OK;
@@ -277,6 +284,7 @@ static int cmd_show(int argc, char **argv)
 	ret = tdnl_open_with_info(&nl, &info);
 	if (ret)
 		return ret;
+	tdnl_out_use(&info, o.raw);
 	nlh = tdnl_nl_msg(&nl, TOPDOWN_CMD_GET_SAMPLE, NLM_F_DUMP);
 	if (tdnl_nl_talk(&nl, nlh, show_cb, &sh)) {
 		if (sh.shown)
@@ -409,6 +417,17 @@ static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 	return 0;
 }
 
+/* the model of the first selected CPU that has one, for a CSV header */
+static const char *first_model(const struct tdnl_info *info, const unsigned char *cpus)
+{
+	unsigned int i;
+
+	for (i = 0; i < info->nr_cpus; i++)
+		if (tdnl_selected(cpus, info->cpus[i].cpu) && info->cpus[i].model[0])
+			return info->cpus[i].model;
+	return NULL;
+}
+
 static int cmd_watch(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
@@ -472,7 +491,8 @@ static int cmd_watch(int argc, char **argv)
 	w.nl = &sock;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	tdnl_out_begin(fmt, true);
+	tdnl_out_use(&info, o.raw);
+	tdnl_out_begin(fmt, true, first_model(&info, o.cpus));
 	ret = watch_loop(&sock, &w);
 	tdnl_out_end(fmt, true);
 out:
@@ -605,6 +625,8 @@ int main(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(a, "--csv")) {
 			csv = true;
+		} else if (!strcmp(a, "--perf-names")) {
+			tdnl_perf_names = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;

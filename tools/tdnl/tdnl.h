@@ -182,10 +182,16 @@ int tdnl_cmd_stat(int argc, char **argv);
 int tdnl_cmd_diff(int argc, char **argv);
 int tdnl_cmd_explain(int argc, char **argv);
 
+/* ---- --perf-names (names.c) ---- */
+
+extern bool tdnl_perf_names;
+const char *tdnl_name(const char *model, const char *node);
+
 /* ---- output (out.c) ---- */
 
 void tdnl_out_info(const struct tdnl_info *info, enum tdnl_fmt fmt);
-void tdnl_out_begin(enum tdnl_fmt fmt, bool watch);
+void tdnl_out_use(const struct tdnl_info *info, bool raw);
+void tdnl_out_begin(enum tdnl_fmt fmt, bool watch, const char *model);
 void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
 		     bool watch);
 void tdnl_out_end(enum tdnl_fmt fmt, bool watch);
