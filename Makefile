@@ -39,7 +39,7 @@ LSRC  := $(TOP)/build/linux-source-6.12
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev libmicrohttpd-dev libjson-c-dev prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
+	libmnl-dev libmicrohttpd-dev libjson-c-dev libncurses-dev tmux prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
 	flex bison bc libelf-dev dkms
@@ -104,13 +104,13 @@ TDNL_HDRS := $(wildcard tools/tdnl/*.h) kmod/td_model.h kmod/td_math.h \
 TOOLS_CFLAGS ?= -O2 -g
 # -Wno-unused-parameter as in the kernel's W=1: the model callbacks share one signature
 TOOLS_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi -Ikmod -Itools/tdnl \
-	$(shell pkg-config --cflags libmnl libmicrohttpd json-c)
+	$(shell pkg-config --cflags libmnl libmicrohttpd json-c ncursesw)
 
 tools: $(TOP)/build/bin/tdnl
 
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin
-	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl json-c) -lpthread -lm -ldl
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) $(shell pkg-config --libs libmnl json-c ncursesw) -lpthread -lm -ldl
 
 # The guest's arm64 userland and kernel, and the headers to cross-build against.
 ARM64_ROOT := $(TOP)/build/arm64/root
@@ -124,7 +124,9 @@ $(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
 	@mkdir -p $(TOP)/build/arm64/bin
 	aarch64-linux-gnu-gcc $(TOOLS_CFLAGS) -o $@ $(TDNL_SRCS) \
 		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libmnl.so.0 \
-		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libjson-c.so.5 -lpthread -lm -ldl
+		$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu/libjson-c.so.5 \
+		$(ARM64_ROOT)/lib/aarch64-linux-gnu/libncursesw.so.6 \
+		$(ARM64_ROOT)/lib/aarch64-linux-gnu/libtinfo.so.6 -lpthread -lm -ldl
 
 # The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
 check: deps lsrc

@@ -23,7 +23,7 @@ cflags=(-g -O1 -Wall -Werror -Iuapi -Ikmod -Itools/tdnl -fsanitize=fuzzer,addres
 build() {	# name srcs...
 	local name=$1
 	shift
-	if clang "${cflags[@]}" -o "$out/$name" "$@" -lmnl -ljson-c -lpthread -lm -ldl 2> "$out/$name.log"; then
+	if clang "${cflags[@]}" -o "$out/$name" "$@" -lmnl -ljson-c -lncursesw -ltinfo -lpthread -lm -ldl 2> "$out/$name.log"; then
 		t_ok "$name builds with libFuzzer, ASan and UBSan"
 	else
 		t_fail "$name builds with libFuzzer, ASan and UBSan"
@@ -59,7 +59,7 @@ if build tdnl_msg selftests/fuzz/tdnl_msg.c "${tdnl_srcs[@]}" &&
 fi
 # tdnl.c's main() as tdnl_main(), the netlink layer the harness's
 if build tdnl_cli -Dmain=tdnl_main selftests/fuzz/tdnl_cli.c tools/tdnl/tdnl.c tools/tdnl/export.c \
-	tools/tdnl/stat.c tools/tdnl/diff.c tools/tdnl/explain.c \
+	tools/tdnl/stat.c tools/tdnl/diff.c tools/tdnl/explain.c tools/tdnl/top.c \
 	"${tdnl_srcs[@]}"; then
 	rm -rf "$out/cli-corpus"
 	mkdir -p "$out/cli-corpus"

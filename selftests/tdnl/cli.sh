@@ -107,6 +107,8 @@ cases=(
 	'2|diff a.json|diff: give two files'
 	'2|diff a b c|diff: give two files'
 	'2|explain x|explain: unexpected '"'"'x'"'"
+	'2|top x|top: unexpected '"'"'x'"'"
+	'2|top -c z|top: bad CPU list '"'"'z'"'"
 	'2|explain -t|explain: -t needs a value'
 	'2|explain -t 0|explain: -t: '"'"'0'"'"' is not 1..3600000 ms'
 	'2|explain -t 1e3|is not 1..3600000 ms'
@@ -222,7 +224,7 @@ comp() {	# words...: what completes the last one
 		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
 		_tdnl; echo "${COMPREPLY[*]}"' _ "$@"
 }
-for row in "tdnl |info show watch stat diff explain set start stop export help" \
+for row in "tdnl |info show watch stat diff explain top set start stop export help" \
 	   "tdnl -j s|show stat set start stop" \
 	   "tdnl explain |-c -t --from" \
 	   "tdnl set |interval level" \

@@ -17,7 +17,7 @@ _tdnl()
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "-j --json --csv --perf-names -h --help -V --version" -- "$cur")
 		else
-			mapfile -t COMPREPLY < <(compgen -W "info show watch stat diff explain set start stop export help" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "info show watch stat diff explain top set start stop export help" -- "$cur")
 		fi
 		return
 	fi
@@ -57,6 +57,8 @@ _tdnl()
 		set | [0-9]*) mapfile -t COMPREPLY < <(compgen -W "interval level" -- "$cur") ;;
 		level) mapfile -t COMPREPLY < <(compgen -W "1 2 3" -- "$cur") ;;
 		esac ;;
+	top)
+		[ "$prev" = -c ] || mapfile -t COMPREPLY < <(compgen -W "-c" -- "$cur") ;;
 	export)
 		[ "$prev" = --listen ] || mapfile -t COMPREPLY < <(compgen -W "--listen" -- "$cur") ;;
 	esac

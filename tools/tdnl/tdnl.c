@@ -50,6 +50,7 @@ static void usage(FILE *f)
 		"  explain [-c CPULIST] [-t MS] [--from A.json]\n"
 		"                                the bottleneck in plain words: the dominant path\n"
 		"                                over MS (1000) or in a saved stat result\n"
+		"  top [-c CPULIST]              a live full-screen view (ncurses)\n"
 		"  export [--listen ADDR:PORT]   Prometheus metrics on ADDR:PORT/metrics\n"
 		"                                (" TDNL_EXPORT_LISTEN " unless given)\n"
 		"  help                          this text\n"
@@ -609,6 +610,7 @@ static const struct {
 	{ "stat", tdnl_cmd_stat },
 	{ "diff", tdnl_cmd_diff },
 	{ "explain", tdnl_cmd_explain },
+	{ "top", tdnl_cmd_top },
 	{ "help", cmd_help },
 };
 

@@ -181,6 +181,7 @@ int tdnl_measure(const unsigned char *cpus, unsigned int ms, struct tdnl_group *
 int tdnl_cmd_stat(int argc, char **argv);
 int tdnl_cmd_diff(int argc, char **argv);
 int tdnl_cmd_explain(int argc, char **argv);
+int tdnl_cmd_top(int argc, char **argv);
 
 /* ---- --perf-names (names.c) ---- */
 
