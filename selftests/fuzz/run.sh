@@ -16,7 +16,7 @@ runs=${TD_FUZZ_RUNS:-100000}
 seed=${TD_FUZZ_SEED:-1}
 mkdir -p "$out"
 model_srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c)
-tdnl_srcs=(tools/tdnl/calc.c tools/tdnl/l34.c tools/tdnl/msg.c tools/tdnl/out.c tools/tdnl/names.c "${model_srcs[@]}")
+tdnl_srcs=(tools/tdnl/calc.c tools/tdnl/l34.c tools/tdnl/msg.c tools/tdnl/out.c tools/tdnl/names.c tools/tdnl/flags.c "${model_srcs[@]}")
 cflags=(-g -O1 -Wall -Werror -Iuapi -Ikmod -Itools/tdnl -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=all)
 

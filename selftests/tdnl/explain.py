@@ -10,11 +10,13 @@ every node of it flagged over perf's threshold:
 - branches: bad_speculation > branch_mispredicts
 - microcode: retiring > heavy_operations
 Also: the text says the bottleneck and what helps; --from a tdnl stat -o
-file gives the same path; zen4 (no thresholds in perf) gives the largest
-path, nothing flagged, and says so; errors.
+file gives the same path; show and watch colour the flagged nodes on a
+terminal (script(1)), none in a pipe or with NO_COLOR; zen4 (no thresholds
+in perf) gives the largest path, nothing flagged, and says so; errors.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,51 @@ CASES = [
      "branch_mispredicts=3 fetch_latency=3 memory_bound=4",
      ["retiring", "heavy_operations"]),
 ]
+
+
+# every node away from perf's threshold (spr): backend, memory, core, DRAM
+# bound and memory bandwidth over theirs, under flagged parents
+COLOUR_PROFILE = ("retiring=15 bad_speculation=5 frontend_bound=10 backend_bound=70 "
+                  "heavy_operations=2 branch_mispredicts=3 fetch_latency=6 memory_bound=50 "
+                  "l1_bound=4 l2_bound=2 l3_bound=2 dram_bound=30 store_bound=4 "
+                  "mem_bandwidth=25 mem_latency=4")
+COLOUR_FLAGGED = {"backend_bound", "memory_bound", "core_bound", "dram_bound", "mem_bandwidth"}
+RED = "\033[1;31m"
+
+
+def on_tty(cmd, no_color=False):
+    """@cmd's output on a pseudo-terminal (script(1)), TERM=xterm"""
+    e = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    e["TERM"] = "xterm"
+    if no_color:
+        e["NO_COLOR"] = "1"
+    return subprocess.run(["script", "-qc", cmd, "/dev/null"], capture_output=True,
+                          text=True, timeout=60, env=e).stdout
+
+
+def check_colours():
+    write_profile(1, COLOUR_PROFILE)
+    settle([1], 2)
+    out = on_tty("tdnl show -c 1")
+    red = {ln.split()[0] for ln in (re.sub(r"\033\[[0-9;]*m", "", x)
+                                    for x in out.splitlines() if RED in x) if ln.split()}
+    tap(red == COLOUR_FLAGGED and out.count("\033[0m") == len(COLOUR_FLAGGED),
+        f"show on a terminal: the flagged rows in bold red: {sorted(red)} "
+        f"(want {sorted(COLOUR_FLAGGED)})")
+    out = on_tty("tdnl watch -c 1 -n 2")
+    rows = [x for x in out.splitlines() if x.startswith("cpu1")]
+    # columns: retiring bad_spec frontend backend memory l1 l2 l3 dram store mem_bw mem_lat
+    want = [False, False, False, True, True, False, False, False, True, False, True, False]
+    got = [[c.startswith(RED) for c in re.findall(r"(?:\033\[1;31m)?\s*[0-9.]+(?:\033\[0m)?|n/a",
+                                                     x.split(None, 2)[2])] for x in rows]
+    tap(len(rows) == 2 and all(g[:12] == want for g in got),
+        f"watch on a terminal: backend, memory, DRAM and memory bandwidth's cells in bold red "
+        f"({[''.join('R' if c else '.' for c in g[:12]) for g in got]})")
+    n = on_tty("tdnl show -c 1", no_color=True).count("\033")
+    p = subprocess.run(["tdnl", "show", "-c", "1"], capture_output=True, text=True,
+                       timeout=60).stdout.count("\033")
+    tap(n == 0 and p == 0, f"show with NO_COLOR on a terminal, or into a pipe: no escape "
+        f"({n}, {p})")
 
 
 def explain(*args, fmt="-j"):
@@ -87,6 +134,7 @@ def main():
         print("# " + r.stdout.rstrip().replace("\n", "\n# "))
         tap("Levels 3/4 are shares of clock ticks" in r.stdout and "of the slots)" in r.stdout,
             "text: Level 3/4 as shares of clock ticks, with their share of the slots, and the note")
+    check_colours()
     err = load("zen4", "level=2", "interval_ms=100")
     write_profile(1, "retiring=20 bad_speculation=10 frontend_bound=15 backend_bound=50 "
                   "smt_contention=5 heavy_operations=5 branch_mispredicts=8 fetch_latency=10 "

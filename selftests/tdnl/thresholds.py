@@ -7,7 +7,7 @@
 metrics of perf's JSON for it (arm64/sbsa.json too on Arm), or ours where
 perf has none (listed).
 
-tdnl explain's thresholds (tools/tdnl/explain.c, printed by
+tdnl explain's thresholds (tools/tdnl/flags.c, printed by
 `tdnl explain --thresholds`) against perf's own, the MetricThreshold of its
 tma_* metrics in linux-source-6.12's tools/perf/pmu-events/arch:
 - each node's value (and retiring's "| tma_heavy_operations > 0.1") is

@@ -4,15 +4,9 @@
  * node over its threshold, and say in plain words what the bottleneck is
  * and what usually helps.
  *
- * The thresholds are perf's MetricThreshold, for the models perf gives
- * them (tools/perf/pmu-events/arch/x86/{sapphirerapids,icelake,skylake}
- * for the Core tree, {alderlaken,sierraforest} for the Atom one, in
- * linux-source-6.12); selftests/tdnl/thresholds.py keeps this table equal
- * to those files.  perf's expressions also require the parent to be over
- * its own ("tma_memory_bound > 0.2 & tma_backend_bound > 0.2"), except for
- * three (light and heavy operations, fetch bandwidth: @alone).  perf gives no
- * thresholds for Zen or the Arm cores: there the path is the largest node
- * at each level, with nothing flagged, and explain says so.
+ * The thresholds are perf's MetricThreshold (flags.c).  Where perf gives
+ * none (Zen, the Arm cores) the path is the largest node at each level,
+ * with nothing flagged, and explain says so.
  *
  * Level 3/4 are shares of clock ticks, not of slots, and can overlap:
  * they are shown as such, with their share of the parent's slots beside
@@ -28,67 +22,6 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "tdnl.h"
-
-/*
- * A node's threshold, as a fraction (perf's): over @above, or @or_node over
- * @or_above; and, unless @alone, its parent over its own.
- */
-struct threshold {
-	const char *node;
-	double above;
-	const char *or_node;
-	double or_above;
-	bool alone;
-};
-
-static const struct threshold core_thresholds[] = {
-	{ .node = "retiring", .above = 0.7, .or_node = "heavy_operations", .or_above = 0.1 },
-	{ .node = "bad_speculation", .above = 0.15 },
-	{ .node = "frontend_bound", .above = 0.15 },
-	{ .node = "backend_bound", .above = 0.2 },
-	{ .node = "light_operations", .alone = true, .above = 0.6 },
-	{ .node = "heavy_operations", .alone = true, .above = 0.1 },
-	{ .node = "branch_mispredicts", .above = 0.1 },
-	{ .node = "machine_clears", .above = 0.1 },
-	{ .node = "fetch_latency", .above = 0.1 },
-	{ .node = "fetch_bandwidth", .alone = true, .above = 0.2 },
-	{ .node = "memory_bound", .above = 0.2 },
-	{ .node = "core_bound", .above = 0.1 },
-	{ .node = "l1_bound", .above = 0.1 },
-	{ .node = "l2_bound", .above = 0.05 },
-	{ .node = "l3_bound", .above = 0.05 },
-	{ .node = "dram_bound", .above = 0.1 },
-	{ .node = "store_bound", .above = 0.2 },
-	{ .node = "mem_bandwidth", .above = 0.2 },
-	{ .node = "mem_latency", .above = 0.1 },
-	{ .node = NULL }
-};
-
-/* perf's Atom tree names fetch latency and bandwidth tma_ifetch_* */
-static const struct threshold atom_thresholds[] = {
-	{ .node = "retiring", .above = 0.75 },
-	{ .node = "bad_speculation", .above = 0.15 },
-	{ .node = "frontend_bound", .above = 0.2 },
-	{ .node = "backend_bound", .above = 0.1 },
-	{ .node = "branch_mispredicts", .above = 0.05 },
-	{ .node = "machine_clears", .above = 0.05 },
-	{ .node = "fetch_latency", .above = 0.15 },
-	{ .node = "fetch_bandwidth", .above = 0.1 },
-	{ .node = "core_bound", .above = 0.1 },
-	{ .node = "resource_bound", .above = 0.2 },
-	{ .node = NULL }
-};
-
-static const struct {
-	const char *model;
-	const struct threshold *t;
-} tables[] = {
-	{ "spr", core_thresholds },
-	{ "icl", core_thresholds },
-	{ "skl", core_thresholds },
-	{ "gracemont", atom_thresholds },
-	{ "crestmont", atom_thresholds },
-};
 
 /* what a node means, and what usually helps: ours */
 static const struct {
@@ -165,24 +98,6 @@ static const struct {
 	  "do less work" },
 };
 
-static const struct threshold *table_of(const char *model)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(tables); i++)
-		if (!strcmp(tables[i].model, model))
-			return tables[i].t;
-	return NULL;
-}
-
-static const struct threshold *threshold_of(const struct threshold *t, const char *node)
-{
-	for (; t && t->node; t++)
-		if (!strcmp(t->node, node))
-			return t;
-	return NULL;
-}
-
 static int word(const char *node)
 {
 	unsigned int i;
@@ -202,25 +117,6 @@ struct node {
 	bool flagged;
 };
 
-/* a node over its threshold, its parent flagged or not needed; with no table, never */
-static bool over(const struct threshold *table, const char *name, double pct,
-		 const struct tdnl_group *g, bool parent)
-{
-	const struct threshold *t = threshold_of(table, name);
-	unsigned int i;
-
-	if (!t || isnan(pct) || (!parent && !t->alone))
-		return false;
-	if (pct / 100 > t->above)
-		return true;
-	if (t->or_node)
-		for (i = 0; i < TD_NR_L2; i++)
-			if (!strcmp(td_l2_names[i], t->or_node) && g->l2_set[i] &&
-			    !isnan(g->l2[i]) && g->l2[i] / 100 > t->or_above)
-				return true;
-	return false;
-}
-
 /* the largest of some candidates: flagged ones first when there is a table */
 static int pick(const struct node *c, int n, bool table)
 {
@@ -235,9 +131,23 @@ static int pick(const struct node *c, int n, bool table)
 	return best;
 }
 
+/* the group's flagged nodes (tdnl_flag()) */
+static void flags_of(const struct tdnl_group *g, struct tdnl_flags *f)
+{
+	struct tdnl_tree t;
+	unsigned int i;
+
+	for (i = 0; i < TD_NR_L1; i++)
+		t.l1[i] = g->l1_set[i] ? g->l1[i] : NAN;
+	for (i = 0; i < TD_NR_L2; i++)
+		t.l2[i] = g->l2_set[i] ? g->l2[i] : NAN;
+	memcpy(t.l34, g->l34, sizeof(t.l34));
+	tdnl_flag(g->model, &t, f);
+}
+
 /* the children of @parent (a Level 1 node's index, or -1: Level 1) */
-static int children(const struct tdnl_group *g, const struct threshold *table,
-		    int parent, bool parent_flagged, struct node *c)
+static int children(const struct tdnl_group *g, const struct tdnl_flags *f, int parent,
+		    struct node *c)
 {
 	unsigned int i;
 	int n = 0;
@@ -246,22 +156,19 @@ static int children(const struct tdnl_group *g, const struct threshold *table,
 		for (i = 0; i < TD_NR_L1; i++)
 			if (g->l1_set[i] && !isnan(g->l1[i]))
 				c[n++] = (struct node){ .name = td_l1_names[i], .level = 1,
-					.pct = g->l1[i], .slots_pct = NAN,
-					.flagged = over(table, td_l1_names[i], g->l1[i], g, true) };
+					.pct = g->l1[i], .slots_pct = NAN, .flagged = f->l1[i] };
 		return n;
 	}
 	for (i = 0; i < TD_NR_L2; i++)
 		if (g->l2_set[i] && !isnan(g->l2[i]) && td_l2_parent[i] == parent)
 			c[n++] = (struct node){ .name = td_l2_names[i], .level = 2,
-				.pct = g->l2[i], .slots_pct = NAN,
-				.flagged = over(table, td_l2_names[i], g->l2[i], g, parent_flagged) };
+				.pct = g->l2[i], .slots_pct = NAN, .flagged = f->l2[i] };
 	return n;
 }
 
 /* Level 3 (under memory bound) or 4 (under DRAM bound), clock ticks */
-static int clock_children(const struct tdnl_group *g, const struct threshold *table,
-			   int from, int to, double parent_slots, bool parent_flagged,
-			   struct node *c)
+static int clock_children(const struct tdnl_group *g, const struct tdnl_flags *f,
+			  int from, int to, double parent_slots, struct node *c)
 {
 	double sum = 0;
 	int i, n = 0;
@@ -274,7 +181,7 @@ static int clock_children(const struct tdnl_group *g, const struct threshold *ta
 			c[n++] = (struct node){ .name = td_l34_names[i],
 				.level = from < TD_FIRST_L4 ? 3 : 4, .pct = g->l34[i],
 				.slots_pct = sum > 0 ? parent_slots * g->l34[i] / sum : NAN,
-				.flagged = over(table, td_l34_names[i], g->l34[i], g, parent_flagged) };
+				.flagged = f->l34[i] };
 	return n;
 }
 
@@ -286,18 +193,20 @@ static int clock_children(const struct tdnl_group *g, const struct threshold *ta
  */
 static int walk(const struct tdnl_group *g, struct node *path)
 {
-	const struct threshold *table = table_of(g->model);
+	bool table = tdnl_has_thresholds(g->model);
 	struct node c[TD_NR_L2 + TD_NR_L34];
+	struct tdnl_flags f;
 	int n, k, depth = 0;
 	unsigned int i, p;
 
-	n = children(g, table, -1, false, c);
+	flags_of(g, &f);
+	n = children(g, &f, -1, c);
 	k = pick(c, n, table);
 	if (k < 0 && table) {
 		/* light or heavy operations, fetch bandwidth: flagged alone */
 		for (p = 0; p < TD_NR_L1 && k < 0; p++) {
 			struct node l2[TD_NR_L2];
-			int m = children(g, table, p, false, l2), j = pick(l2, m, table);
+			int m = children(g, &f, p, l2), j = pick(l2, m, table);
 
 			if (j < 0)
 				continue;
@@ -312,56 +221,33 @@ static int walk(const struct tdnl_group *g, struct node *path)
 	path[depth++] = c[k];
 	for (i = 0; i < TD_NR_L1 && strcmp(td_l1_names[i], c[k].name); i++)
 		;
-	n = children(g, table, i, path[0].flagged, c);
+	n = children(g, &f, i, c);
 	k = pick(c, n, table);
 	if (k < 0)
 		return depth;
 	path[depth++] = c[k];
 	if (strcmp(c[k].name, "memory_bound"))
 		return depth;
-	n = clock_children(g, table, 0, TD_FIRST_L4, c[k].pct, c[k].flagged, c);
+	n = clock_children(g, &f, 0, TD_FIRST_L4, c[k].pct, c);
 	k = pick(c, n, table);
 	if (k < 0)
 		return depth;
 	path[depth++] = c[k];
 	if (strcmp(c[k].name, "dram_bound"))
 		return depth;
-	n = clock_children(g, table, TD_FIRST_L4, TD_NR_L34, c[k].slots_pct, c[k].flagged, c);
+	n = clock_children(g, &f, TD_FIRST_L4, TD_NR_L34, c[k].slots_pct, c);
 	k = pick(c, n, table);
 	if (k >= 0)
 		path[depth++] = c[k];
 	return depth;
 }
 
-/*
- * Flagged nodes in bold red on a terminal: never into a pipe or a file,
- * nor with NO_COLOR set (no-color.org) or TERM=dumb.
- */
-static bool colour(void)
-{
-	static int on = -1;
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	if (on < 0)
-		on = isatty(STDOUT_FILENO) && !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
-	return on;
-}
-
-static const char *hi(bool flagged)
-{
-	return flagged && colour() ? "\033[1;31m" : "";
-}
-
-static const char *lo(bool flagged)
-{
-	return flagged && colour() ? "\033[0m" : "";
-}
-
 static void text_group(const struct tdnl_group *g, unsigned int level, double secs)
 {
-	const struct threshold *table = table_of(g->model);
+	bool table = tdnl_has_thresholds(g->model);
 	struct node path[4], l1[TD_NR_L1];
 	int n = walk(g, path), i, w, nl1;
+	struct tdnl_flags f;
 
 	printf("\n %u CPU%s, %s, level %u, over %.2f s:\n", g->nr, g->nr == 1 ? "" : "s",
 	       g->model, level, secs);
@@ -370,17 +256,16 @@ static void text_group(const struct tdnl_group *g, unsigned int level, double se
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		const struct threshold *t = threshold_of(table, path[i].name);
+		double t = tdnl_threshold(g->model, path[i].name);
 
 		w = word(path[i].name);
-		printf("  %*s%s%s %.1f %%%s of %s", 2 * i, "", hi(path[i].flagged),
-		       w >= 0 ? words[w].title : path[i].name, path[i].pct, lo(path[i].flagged),
+		printf("  %*s%s%s %.1f %%%s of %s", 2 * i, "", tdnl_hi(path[i].flagged),
+		       w >= 0 ? words[w].title : path[i].name, path[i].pct, tdnl_lo(path[i].flagged),
 		       path[i].level <= 2 ? (g->cycles ? "cycles" : "slots") : "clock ticks");
 		if (!isnan(path[i].slots_pct))
 			printf(" (about %.1f %% of the slots)", path[i].slots_pct);
-		if (t)
-			printf(", %s perf's threshold (%g %%)", path[i].flagged ? "over" : "under",
-			       100 * t->above);
+		if (!isnan(t))
+			printf(", %s perf's threshold (%g %%)", path[i].flagged ? "over" : "under", t);
 		printf("\n");
 		if (w >= 0)
 			printf("  %*s  %s\n", 2 * i, "", words[w].means);
@@ -399,11 +284,12 @@ static void text_group(const struct tdnl_group *g, unsigned int level, double se
 	if (n >= 3)
 		printf("\n  Levels 3/4 are shares of clock ticks, not of slots, and can overlap;\n"
 		       "  the slots beside them split the parent's in proportion.\n");
-	nl1 = children(g, table, -1, false, l1);
+	flags_of(g, &f);
+	nl1 = children(g, &f, -1, l1);
 	printf("\n  Level 1:");
 	for (i = 0; i < nl1; i++)
-		printf(" %s%s %.1f%s%s", hi(l1[i].flagged), tdnl_name(g->model, l1[i].name), l1[i].pct,
-		       l1[i].flagged ? "*" : "", lo(l1[i].flagged));
+		printf(" %s%s %.1f%s%s", tdnl_hi(l1[i].flagged), tdnl_name(g->model, l1[i].name), l1[i].pct,
+		       l1[i].flagged ? "*" : "", tdnl_lo(l1[i].flagged));
 	printf("%s\n", table ? "   (* over perf's threshold)" : "");
 	if (g->not_counted || g->multiplexed || g->lost)
 		printf("  Of %u intervals: %u not counted (missing here), %u multiplexed, %llu lost.\n",
@@ -416,7 +302,7 @@ static void json_group(const struct tdnl_group *g, bool first)
 	int n = walk(g, path), i;
 
 	printf("%s{\"model\":\"%s\",\"cpus\":%u,\"thresholds\":%s,\"path\":[", first ? "" : ",",
-	       g->model, g->nr, table_of(g->model) ? "\"perf\"" : "null");
+	       g->model, g->nr, tdnl_has_thresholds(g->model) ? "\"perf\"" : "null");
 	for (i = 0; i < n; i++) {
 		printf("%s{\"node\":\"%s\",\"level\":%d,\"percent\":%.4f,\"of\":\"%s\",\"flagged\":%s",
 		       i ? "," : "", tdnl_name(g->model, path[i].name), path[i].level, path[i].pct,
@@ -514,22 +400,6 @@ static bool from_file(const char *path, struct tdnl_group **out, unsigned int *n
 	return true;
 }
 
-/* the table, for selftests/tdnl/thresholds.py: "model node above alone|under-parent [or_node or_above]" */
-static void print_thresholds(void)
-{
-	const struct threshold *t;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(tables); i++)
-		for (t = tables[i].t; t->node; t++) {
-			printf("%s %s %g %s", tables[i].model, t->node, t->above,
-			       t->alone ? "alone" : "under-parent");
-			if (t->or_node)
-				printf(" %s %g", t->or_node, t->or_above);
-			printf("\n");
-		}
-}
-
 /**
  * tdnl_cmd_explain() - tdnl explain [-c CPULIST] [-t MS] [--from A.json]
  * @argc: the arguments after "explain"
@@ -564,7 +434,7 @@ int tdnl_cmd_explain(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--from") && a + 1 < argc) {
 			from = argv[++a];
 		} else if (!strcmp(argv[a], "--thresholds")) {
-			print_thresholds();
+			tdnl_print_thresholds();
 			return 0;
 		} else if (!strcmp(argv[a], "-c") || !strcmp(argv[a], "-t") ||
 			   !strcmp(argv[a], "--from")) {

@@ -238,18 +238,39 @@ static void centi(const struct tdnl_sample *s, u32 *c1, u32 *c2)
 				 &c2[sibling]);
 }
 
-static void row(int depth, const char *name, bool valid, double pct)
+/*
+ * The nodes over perf's thresholds (flags.c), to colour them: only when
+ * colours are on, so that a pipe pays no floating point per sample
+ */
+static void flags(const struct tdnl_sample *s, struct tdnl_flags *f)
 {
-	printf("%*s%-*s", 2 * depth, "", 24 - 2 * depth, name);
-	if (valid && !isnan(pct))
-		printf("%6.2f %%\n", pct);
-	else
-		printf("%6s\n", "n/a");
+	struct tdnl_tree t;
+	unsigned int i;
+
+	memset(f, 0, sizeof(*f));
+	if (!tdnl_colour() || !s->has_l1)
+		return;
+	for (i = 0; i < TD_NR_L1; i++)
+		t.l1[i] = s->l1_set[i] ? s->l1[i] / 1e4 : NAN;
+	for (i = 0; i < TD_NR_L2; i++)
+		t.l2[i] = s->has_l2 && s->l2_set[i] ? s->l2[i] / 1e4 : NAN;
+	memcpy(t.l34, s->l34, sizeof(t.l34));
+	tdnl_flag(s->model, &t, f);
 }
 
-static void row_centi(int depth, const char *name, bool valid, u32 v)
+static void row(int depth, const char *name, bool valid, double pct, bool flagged)
 {
-	row(depth, name, valid, v / 100.0);
+	printf("%s%*s%-*s", tdnl_hi(flagged), 2 * depth, "", 24 - 2 * depth, name);
+	if (valid && !isnan(pct))
+		printf("%6.2f %%", pct);
+	else
+		printf("%6s", "n/a");
+	printf("%s\n", tdnl_lo(flagged));
+}
+
+static void row_centi(int depth, const char *name, bool valid, u32 v, bool flagged)
+{
+	row(depth, name, valid, v / 100.0, flagged);
 }
 
 /* the raw counts of the interval, as the module publishes them */
@@ -288,6 +309,7 @@ static void show_text(const struct tdnl_sample *s)
 	};
 	u32 c1[TD_NR_L1], c2[TD_NR_L2];
 	unsigned int i, j, k, node, pair[2];
+	struct tdnl_flags f;
 
 	printf("cpu%u  %s  seq %llu  ", s->cpu, s->model[0] ? s->model : "-",
 	       (unsigned long long)s->seq);
@@ -298,24 +320,27 @@ static void show_text(const struct tdnl_sample *s)
 	if (!s->has_l1)
 		return;
 	centi(s, c1, c2);
+	flags(s, &f);
 	for (i = 0; i < TD_NR_L1; i++) {
 		node = l1_order[i];
 		/* the four common nodes always; the others where they exist */
 		if (node >= TD_SMT_CONTENTION && !s->l1_set[node])
 			continue;
-		row_centi(1, tdnl_name(s->model, td_l1_names[node]), s->l1_set[node], c1[node]);
+		row_centi(1, tdnl_name(s->model, td_l1_names[node]), s->l1_set[node], c1[node],
+			  f.l1[node]);
 		if (!s->has_l2 || !l2_pair(s, node, &pair[0], &pair[1]))
 			continue;
 		for (j = 0; j < 2; j++) {
 			/* in node order, as debugfs prints them */
 			node = pair[j ^ (pair[0] > pair[1])];
-			row_centi(2, tdnl_name(s->model, td_l2_names[node]), true, c2[node]);
+			row_centi(2, tdnl_name(s->model, td_l2_names[node]), true, c2[node],
+				  f.l2[node]);
 			if (node != TD_MEMORY_BOUND)
 				continue;
 			for (k = 0; k < TD_NR_L34; k++)
 				row(l34_order[k] >= TD_FIRST_L4 ? 4 : 3,
 				    tdnl_name(s->model, td_l34_names[l34_order[k]]), true,
-				    s->l34[l34_order[k]]);
+				    s->l34[l34_order[k]], f.l34[l34_order[k]]);
 		}
 	}
 	if (out_raw)
@@ -328,19 +353,19 @@ static const char * const cols[] = {
 	"l2_bound", "l3_bound", "dram", "store", "mem_bw", "mem_lat",
 };
 
-static void cell(bool valid, double pct)
+static void cell(bool valid, double pct, bool flagged)
 {
 	if (valid && !isnan(pct))
-		printf(" %8.2f", pct);
+		printf(" %s%8.2f%s", tdnl_hi(flagged), pct, tdnl_lo(flagged));
 	else
 		printf(" %8s", "n/a");
 }
 
 /* the same as cell() of @v / 100, in integers: no floating point per sample */
-static void centi_cell(bool valid, u32 v)
+static void centi_cell(bool valid, u32 v, bool flagged)
 {
 	if (valid)
-		printf(" %5u.%02u", v / 100, v % 100);
+		printf(" %s%5u.%02u%s", tdnl_hi(flagged), v / 100, v % 100, tdnl_lo(flagged));
 	else
 		printf(" %8s", "n/a");
 }
@@ -352,17 +377,19 @@ static void watch_text(const struct tdnl_sample *s)
 		TD_STORE_BOUND, TD_MEM_BANDWIDTH, TD_MEM_LATENCY,
 	};
 	u32 c1[TD_NR_L1] = {}, c2[TD_NR_L2] = {};
+	struct tdnl_flags f;
 	unsigned int i;
 
 	printf("cpu%-4u %8llu", s->cpu, (unsigned long long)s->seq);
 	if (s->has_l1)
 		centi(s, c1, c2);
+	flags(s, &f);
 	for (i = TD_RETIRING; i <= TD_BACKEND_BOUND; i++)
-		centi_cell(s->has_l1 && s->l1_set[i], c1[i]);
+		centi_cell(s->has_l1 && s->l1_set[i], c1[i], f.l1[i]);
 	centi_cell(s->has_l1 && s->has_l2 && s->l2_set[TD_MEMORY_BOUND],
-		   c2[TD_MEMORY_BOUND]);
+		   c2[TD_MEMORY_BOUND], f.l2[TD_MEMORY_BOUND]);
 	for (i = 0; i < TD_NR_L34; i++)
-		cell(true, s->l34[l34_order[i]]);
+		cell(true, s->l34[l34_order[i]], f.l34[l34_order[i]]);
 	putchar(' ');
 	state_str(s->state, ",", true);
 	putchar('\n');

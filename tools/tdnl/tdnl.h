@@ -183,6 +183,25 @@ int tdnl_cmd_diff(int argc, char **argv);
 int tdnl_cmd_explain(int argc, char **argv);
 int tdnl_cmd_top(int argc, char **argv);
 
+/* ---- flagged nodes: perf's thresholds (flags.c) ---- */
+
+/* a tree in percent (Levels 1/2 of slots, 3/4 of clock ticks); NAN: n/a */
+struct tdnl_tree {
+	double l1[TD_NR_L1], l2[TD_NR_L2], l34[TD_NR_L34];
+};
+
+struct tdnl_flags {
+	bool l1[TD_NR_L1], l2[TD_NR_L2], l34[TD_NR_L34];
+};
+
+bool tdnl_has_thresholds(const char *model);
+double tdnl_threshold(const char *model, const char *node);
+void tdnl_flag(const char *model, const struct tdnl_tree *tree, struct tdnl_flags *f);
+void tdnl_print_thresholds(void);
+bool tdnl_colour(void);
+const char *tdnl_hi(bool flagged);
+const char *tdnl_lo(bool flagged);
+
 /* ---- --perf-names (names.c) ---- */
 
 extern bool tdnl_perf_names;
