@@ -190,16 +190,9 @@ def truth_at(cpu, t):
     return out
 
 
-def window_truth(cpu, t0, t1, more=()):
-    """each node over the window [t0, t1] of cpu in percent, as tdnl names
-    them (Levels 3/4 of clock ticks); more: further (cpu, t0, t1) windows
-    added in, as one sum of slots and of clock ticks"""
-    d = {}
-    for c, a, b in [(cpu, t0, t1), *more]:
-        x, y = truth_at(c, a), truth_at(c, b)
-        for k in y:
-            if k in x:
-                d[k] = d.get(k, 0) + y[k] - x[k]
+def truth_pct(d):
+    """each node in percent from deltas of tdsim's truth (slots and cycles
+    among them), as tdnl names them (Levels 3/4 of clock ticks)"""
     slots, cyc = d["slots"], d["cycles"]
     w = {k: 100 * d[k] / slots for k in TRUTH_NODES if k in d}
     w["light_operations"] = w["retiring"] - w["heavy_operations"]
@@ -210,6 +203,19 @@ def window_truth(cpu, t0, t1, more=()):
         if k in d:
             w[k] = 100 * d[k] / cyc
     return w
+
+
+def window_truth(cpu, t0, t1, more=()):
+    """each node over the window [t0, t1] of cpu in percent (truth_pct());
+    more: further (cpu, t0, t1) windows added in, as one sum of slots and
+    of clock ticks"""
+    d = {}
+    for c, a, b in [(cpu, t0, t1), *more]:
+        x, y = truth_at(c, a), truth_at(c, b)
+        for k in y:
+            if k in x and k != "at_ns":
+                d[k] = d.get(k, 0) + y[k] - x[k]
+    return truth_pct(d)
 
 
 def want_of(text):

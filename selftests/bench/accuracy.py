@@ -47,7 +47,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import (L1, L2, L3, L4, SIM, TD, all_cpus, load, read_kv, settle, sh,  # noqa: E402
-                    unload, want_of, write_profile)
+                    truth_pct, unload, want_of, window_truth, write_profile)
 import tdformulas  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
@@ -77,9 +77,6 @@ NORM = {"spr": {1: "TOPDOWN.SLOTS", 2: "TOPDOWN.SLOTS", 3: "CPU_CLK_UNHALTED.THR
                 3: "CPU_CLK_UNHALTED.THREAD"},
         "zen4": {1: "ls_not_halted_cyc", 2: "ls_not_halted_cyc"}}
 LEVEL_NODES = {"level1": L1, "level2": L2, "level3": L3, "level4": L4}
-TRUTH_SLOT_NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound",
-                    "smt_contention", "heavy_operations", "branch_mispredicts",
-                    "fetch_latency", "memory_bound"]
 harness_failed = []
 
 
@@ -240,20 +237,6 @@ def perf_counts(groups, row):
     return c
 
 
-def truth_pct(d):
-    """nodes in percent from truth deltas (slots- and cycle-based)"""
-    slots, cyc = d["slots"], d["cycles"]
-    w = {k: 100 * d[k] / slots for k in TRUTH_SLOT_NODES if k in d}
-    w["light_operations"] = w["retiring"] - w["heavy_operations"]
-    w["machine_clears"] = w["bad_speculation"] - w["branch_mispredicts"]
-    w["fetch_bandwidth"] = w["frontend_bound"] - w["fetch_latency"]
-    w["core_bound"] = w["backend_bound"] - w["memory_bound"]
-    for k in L3 + L4:
-        if k in d:
-            w[k] = 100 * d[k] / cyc
-    return w
-
-
 def level_error(got, want, key, zen):
     """worst node error of one level, pp; None if got lacks the level"""
     nodes = LEVEL_NODES[key] + (["smt_contention"] if zen and key == "level1" else [])
@@ -317,14 +300,6 @@ def perf_errors(model, level, groups, table, ms, n, want=None):
 
 # ---- topdown.ko ----
 
-def truth_at(t):
-    """tdsim's cumulative truth on cpu1 at CLOCK_MONOTONIC ns t"""
-    path = f"{SIM}/cpu1/truth"
-    with open(path, "w") as f:
-        f.write(str(t))
-    return {k: int(v) for k, v in (line.split() for line in open(path))}
-
-
 def topdown_errors(model, level, ms, n):
     with open(f"{TD}/interval_ms", "w") as f:
         f.write(str(ms))
@@ -354,8 +329,7 @@ def topdown_errors(model, level, ms, n):
     res = {k: [] for k in level_keys(model, level)}
     for obj in lines:
         ok = obj.get("state") in (["multiplexed"], [])
-        a, b = truth_at(obj["start_ns"]), truth_at(obj["end_ns"])
-        want = truth_pct({k: b[k] - a[k] for k in b if k in a and k != "at_ns"})
+        want = window_truth(1, obj["start_ns"], obj["end_ns"])
         for k in res:
             res[k].append(level_error(obj, want, k, model.startswith("zen")) if ok else None)
     return res

@@ -6,7 +6,7 @@ topdown.ko on tdsim as spr at level 2, 100 ms; cpu0 memory bound, cpu1
 frontend bound.  In a 140x30 tmux pane:
 - the header says the level and interval; a row per CPU, its Level 1 bar
   in proportion (backend's K cells within one of its share of the bar),
-  its dominant Level 2 node;
+  its dominant Level 2 node, its state as `tdnl -j show` gives it;
 - s sorts by the next key (retiring...), the rows follow;
 - 3 sets level 3 (the header says so, the Level 3 column fills), + doubles
   the interval;
@@ -15,6 +15,7 @@ frontend bound.  In a 140x30 tmux pane:
 - q ends it with status 0, and the terminal's settings (stty -a) are what
   they were; Ctrl-C as well.
 """
+import json
 import os
 import re
 import subprocess
@@ -95,6 +96,14 @@ def main():
             "memory_bound" in r0 and "fetch_latency" in row(text, 1),
             f"a row per CPU: cpu0's bar {k} K of {width} (backend 60 %), its dominant "
             f"Level 2 memory_bound, cpu1's fetch_latency")
+        shown = sh("tdnl", "-j", "show", "-c", "0").stdout
+        try:
+            states = json.loads(shown)[0]["state"] or ["ok"]
+        except (ValueError, IndexError, KeyError):
+            states = None
+        tail = r0.split("memory_bound", 1)[-1].split()
+        tap(states and all(x in tail for x in states) and "(null)" not in r0,
+            f"cpu0's state as tdnl show gives it: {states} in '{' '.join(tail)}'")
         tmux("send-keys", "s")
         ok, text = wait_for(lambda t: "sort: retiring" in t)
         lines = [x for x in text.splitlines() if re.match(r"cpu\d ", x)]
@@ -104,6 +113,7 @@ def main():
         l3 = re.compile(r"(l1|l2|l3|dram|store)_bound +\d")
         ok, text = wait_for(lambda t: "level 3" in t and l3.search(row(t, 0)))
         tap(ok, f"3: level 3, the Level 3 column fills ({row(text, 0)[-60:].strip()})")
+        print("\n".join("# " + x.rstrip() for x in text.rstrip().splitlines()))
         tmux("send-keys", "+")
         ok, text = wait_for(lambda t: "interval 200 ms" in t)
         tap(ok, "+: the interval doubles to 200 ms")

@@ -187,9 +187,16 @@ static void draw(struct top *t)
 		else
 			printw(" %-18s", "");
 		printw(" ");
-		for (k = 0; k < 32; k++)
-			if (s->state & (1u << k))
-				printw("%s ", tdnl_state_name(1u << k));
+		for (k = 0; k < 32; k++) {
+			const char *name = tdnl_state_name(k);
+
+			if (!(s->state & (1u << k)))
+				continue;
+			if (name)
+				printw("%s ", name);
+			else
+				printw("0x%x ", 1u << k);
+		}
 		if (!s->state)
 			printw("ok");
 		if (s->counted_set[0] && s->counted[0] < 1000000)
