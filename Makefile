@@ -106,7 +106,12 @@ TOOLS_CFLAGS ?= -O2 -g
 TOOLS_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi -Ikmod -Itools/tdnl \
 	$(shell pkg-config --cflags libmnl libmicrohttpd json-c ncursesw)
 
-tools: $(TOP)/build/bin/tdnl
+tools: $(TOP)/build/bin/tdnl $(TOP)/build/bin/matmul
+
+# the README's example workload (naive and tiled matrix multiply)
+$(TOP)/build/bin/matmul: tools/examples/matmul.c
+	@mkdir -p $(TOP)/build/bin
+	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 $(TOP)/build/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS)
 	@mkdir -p $(TOP)/build/bin

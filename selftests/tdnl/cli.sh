@@ -240,6 +240,17 @@ for row in "tdnl |info show watch stat diff explain top set start stop export he
 	got=$(comp "${w[@]}")
 	check "completion of '$words': '$got'" [ "$got" = "$want" ]
 done
+# the README's example workload: both ways give the same sums (N not a
+# multiple of the tile), and a bad mode or N is refused
+a=$(build/bin/matmul naive 100 | sed 's/.*checksum //')
+b=$(build/bin/matmul tiled 100 | sed 's/.*checksum //')
+check "matmul: naive and tiled give the same checksum at N 100 ($a, $b)" \
+	bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$a" "$b"
+build/bin/matmul fast > /dev/null 2>&1
+rc1=$?
+build/bin/matmul naive 8 > /dev/null 2>&1
+rc2=$?
+check "matmul: a bad mode or N exits 2 ($rc1, $rc2)" [ "$rc1$rc2" = 22 ]
 got=$(comp tdnl stat -c 0 -- tru)
 check "completion of 'tdnl stat -c 0 -- tru': commands ($got)" bash -c '[[ " $1 " == *" true "* ]]' _ "$got"
 t_done

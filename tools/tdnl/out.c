@@ -273,6 +273,12 @@ static void row_centi(int depth, const char *name, bool valid, u32 v, bool flagg
 	row(depth, name, valid, v / 100.0, flagged);
 }
 
+/* raw event @i's name (GET_INFO's), or NULL where tdnl does not know it */
+static const char *event_name(const struct tdnl_model *m, unsigned int i)
+{
+	return m && i < m->nr_events ? m->events[i].name : NULL;
+}
+
 /* the raw counts of the interval, as the module publishes them */
 static void raw_text(const struct tdnl_sample *s)
 {
@@ -286,8 +292,8 @@ static void raw_text(const struct tdnl_sample *s)
 
 		if (!k->present)
 			continue;
-		if (m && i < m->nr_events && m->events[i].name)
-			printf("  %-40s", m->events[i].name);
+		if (event_name(m, i))
+			printf("  %-40s", event_name(m, i));
 		else
 			printf("  event %-34u", i);
 		printf(" %14llu %16llu %12llu %12llu\n", (unsigned long long)k->delta,
@@ -470,9 +476,9 @@ static void json_events(const struct tdnl_sample *s)
 
 		if (!k->present)
 			continue;
-		if (m && i < m->nr_events && m->events[i].name) {
+		if (event_name(m, i)) {
 			printf("%s", sep);
-			json_str(m->events[i].name);
+			json_str(event_name(m, i));
 		} else {
 			printf("%s\"%u\"", sep, i);
 		}
@@ -556,8 +562,8 @@ static void raw_csv(const struct tdnl_sample *s)
 		printf("%u,%llu,%llu,%llu,%s,", s->cpu, (unsigned long long)s->seq,
 		       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns,
 		       s->model[0] ? s->model : "n/a");
-		if (m && i < m->nr_events && m->events[i].name)
-			printf("%s", m->events[i].name);
+		if (event_name(m, i))
+			printf("%s", event_name(m, i));
 		else
 			printf("%u", i);
 		printf(",%llu,%llu,%llu,%llu\n", (unsigned long long)k->delta,
