@@ -11,7 +11,8 @@ frontend bound.  In a 140x30 tmux pane:
 - 3 sets level 3 (the header says so, the Level 3 column fills), + doubles
   the interval;
 - c with "1" shows cpu1 only;
-- a resize to 100x20 redraws at the new width;
+- a resize to 100x20 redraws at the new width, the state still on its
+  row;
 - q ends it with status 0, and the terminal's settings (stty -a) are what
   they were; Ctrl-C as well.
 """
@@ -127,8 +128,13 @@ def main():
         def bar_width(t):
             m = re.search(r"cpu1 +spr +([RBFK]+)", row(t, 1))
             return len(m.group(1)) if m else 0
-        ok, text = wait_for(lambda t: bar_width(t) == 40)
-        tap(ok, f"resized to 100x20: the bar redrawn 40 cells wide ({bar_width(text)})")
+        # the bar takes what the other columns leave: 100 - 87 cells
+        ok, text = wait_for(lambda t: bar_width(t) == 13)
+        state = row(text, 1)[75:].split()
+        tap(ok and all(len(x) <= 100 for x in text.splitlines()) and state and
+            state[0].isalpha(),
+            f"resized to 100x20: the bar redrawn 13 cells wide ({bar_width(text)}), "
+            f"the state on its row ({' '.join(state)})")
         tmux("send-keys", "q")
         ok, _ = wait_for(lambda t: os.path.exists(f"{tmp}/after"))
         status = open(f"{tmp}/status").read().strip() if ok else None

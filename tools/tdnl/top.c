@@ -14,6 +14,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,27 @@ static int sample_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * A row's columns: "cpuN   " 7, the model 12, the bar, the dominant Level 2
+ * node 25, Level 3's 18; the state gets what is left, TOP_STATE at least.
+ */
+#define TOP_FIXED	(7 + 12 + 25 + 18)
+#define TOP_STATE	25
+
+/* printw() clipped at the right edge: a long row never wraps onto the next */
+static void put(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int room = COLS - getcurx(stdscr);
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (room > 0)
+		addnstr(buf, room);
+}
+
 /* Level 1 as one bar of @w cells: R retiring, B bad speculation, F, K */
 static void bar(const struct tdnl_sample *s, int w)
 {
@@ -102,7 +124,7 @@ static void bar(const struct tdnl_sample *s, int w)
 	double acc = 0;
 
 	if (!s->has_l1) {
-		printw("%-*s", w, " n/a");
+		put("%-*s", w, " n/a");
 		return;
 	}
 	/* cumulative rounding: the cells add up to the bar */
@@ -143,16 +165,19 @@ static void draw(struct top *t)
 	unsigned int c;
 
 	erase();
-	mvprintw(0, 0, "tdnl top  topdown %s  level %u  interval %u ms  %s  sort: %s",
-		 t->info.version, t->info.level, t->info.interval_ms,
-		 t->info.running ? "running" : "stopped", sort_name(t->sort));
-	mvprintw(1, 0, "q quit  s/S sort  c CPUs  1 2 3 level  +/- interval   "
-		 "R retiring B bad spec F frontend K backend");
-	w = COLS - 60;
+	move(0, 0);
+	put("tdnl top  topdown %s  level %u  interval %u ms  %s  sort: %s", t->info.version,
+	    t->info.level, t->info.interval_ms, t->info.running ? "running" : "stopped",
+	    sort_name(t->sort));
+	move(1, 0);
+	put("q quit  s/S sort  c CPUs  1 2 3 level  +/- interval   "
+	    "R retiring B bad spec F frontend K backend");
+	w = COLS - TOP_FIXED - TOP_STATE;
 	if (w < 10)
 		w = 10;
-	mvprintw(2, 0, "%-6s %-11s %-*s %-22s %-18s %s", "cpu", "model", w, "level 1",
-		 "level 2 (dominant)", "level 3 (ticks)", "state");
+	move(2, 0);
+	put("%-6s %-11s %-*s %-24s %-17s %s", "cpu", "model", w, "level 1",
+	    "level 2 (dominant)", "level 3 (ticks)", "state");
 	rows = calloc(TDNL_MAX_CPUS, sizeof(*rows));
 	if (!rows)
 		return;
@@ -172,42 +197,44 @@ static void draw(struct top *t)
 		int l3 = -1, k;
 
 		move(3 + i, 0);
-		printw("cpu%-3u %-11.11s ", s->cpu, s->model[0] ? s->model : "-");
+		put("cpu%-3u %-11.11s ", s->cpu, s->model[0] ? s->model : "-");
 		bar(s, w);
 		dominant_l2(s, &node);
 		if (node >= 0)
-			printw(" %-16.16s %5.1f", td_l2_names[node], s->l2[node] / 1e4);
+			put(" %-18.18s %5.1f", td_l2_names[node], s->l2[node] / 1e4);
 		else
-			printw(" %-22s", "");
+			put(" %-24s", "");
 		for (k = 0; k < TD_FIRST_L4; k++)
 			if (!isnan(s->l34[k]) && (l3 < 0 || s->l34[k] > s->l34[l3]))
 				l3 = k;
 		if (l3 >= 0)
-			printw(" %-12.12s %5.1f", td_l34_names[l3], s->l34[l3]);
+			put(" %-11.11s %5.1f", td_l34_names[l3], s->l34[l3]);
 		else
-			printw(" %-18s", "");
-		printw(" ");
+			put(" %-17s", "");
+		put(" ");
 		for (k = 0; k < 32; k++) {
 			const char *name = tdnl_state_name(k);
 
 			if (!(s->state & (1u << k)))
 				continue;
 			if (name)
-				printw("%s ", name);
+				put("%s ", name);
 			else
-				printw("0x%x ", 1u << k);
+				put("0x%x ", 1u << k);
 		}
 		if (!s->state)
-			printw("ok");
+			put("ok");
 		if (s->counted_set[0] && s->counted[0] < 1000000)
-			printw(" counted %.0f%%", s->counted[0] / 1e4);
+			put(" counted %.0f%%", s->counted[0] / 1e4);
 	}
+	move(n ? LINES - 1 : 3, 0);
 	if (n > rows_max)
-		mvprintw(LINES - 1, 0, "%d more CPUs: make the terminal taller", n - rows_max);
+		put("%d more CPUs: make the terminal taller", n - rows_max);
 	else if (!n)
-		mvprintw(3, 0, "waiting for samples...");
+		put("waiting for samples...");
+	move(LINES - 1, 0);
 	if (t->status[0])
-		mvprintw(LINES - 1, 0, "%s", t->status);
+		put("%s", t->status);
 	free(rows);
 	refresh();
 }
