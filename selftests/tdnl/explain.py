@@ -76,7 +76,7 @@ def check_colours():
         f"show on a terminal: the flagged rows in bold red: {sorted(red)} "
         f"(want {sorted(COLOUR_FLAGGED)})")
     out = on_tty("tdnl watch -c 1 -n 2")
-    rows = [x for x in out.splitlines() if x.startswith("cpu1")]
+    rows = [x for x in out.splitlines() if x.startswith("cpu1") and len(x.split(None, 2)) == 3]
     # columns: retiring bad_spec frontend backend memory l1 l2 l3 dram store mem_bw mem_lat
     want = [False, False, False, True, True, False, False, False, True, False, True, False]
     got = [[c.startswith(RED) for c in re.findall(r"(?:\033\[1;31m)?\s*[0-9.]+(?:\033\[0m)?|n/a",

@@ -26,7 +26,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import (L1, L2, L3, L4, SIM, Tap, load, settle, sh, unload,  # noqa: E402

@@ -97,17 +97,31 @@ static int sample_cb(const struct nlmsghdr *nlh, void *data)
 
 /*
  * A row's columns: "cpuN   " 7, the model 12, the bar, the dominant Level 2
- * node 25, Level 3's 18; the state gets what is left, TOP_STATE at least.
+ * node (a space, its name, a space, "%5.1f") and Level 3's; the state gets
+ * what is left: at least TOP_STATE less its leading space and the last
+ * column, which is never written.  perf's names (--perf-names) are longer.
  */
-#define TOP_FIXED	(7 + 12 + 25 + 18)
 #define TOP_STATE	25
 
-/* printw() clipped at the right edge: a long row never wraps onto the next */
+static int l2_width(void)
+{
+	return tdnl_perf_names ? 22 : 18;
+}
+
+static int l3_width(void)
+{
+	return tdnl_perf_names ? 15 : 11;
+}
+
+/*
+ * printw() clipped before the last column: a long row never wraps onto
+ * the next (writing the last column moves the cursor to the next line)
+ */
 static void put(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
-	int room = COLS - getcurx(stdscr);
+	int room = COLS - 1 - getcurx(stdscr);
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -137,17 +151,16 @@ static void bar(const struct tdnl_sample *s, int w)
 	}
 	for (i = 0; i < TD_NR_L1; i++) {
 		if (has_colors())
-			attron(COLOR_PAIR(1 + i % 4));
+			attron(COLOR_PAIR(1 + i));
 		for (x = 0; x < cells[i]; x++)
-			addch(mark[i]);
+			put("%c", mark[i]);
 		if (has_colors())
-			attroff(COLOR_PAIR(1 + i % 4));
+			attroff(COLOR_PAIR(1 + i));
 	}
-	for (x = used; x < w; x++)
-		addch(' ');
+	put("%*s", w - used, "");
 }
 
-static const struct tdnl_sample *dominant_l2(const struct tdnl_sample *s, int *node)
+static void dominant_l2(const struct tdnl_sample *s, int *node)
 {
 	unsigned int i;
 
@@ -155,29 +168,29 @@ static const struct tdnl_sample *dominant_l2(const struct tdnl_sample *s, int *n
 	for (i = 0; s->has_l2 && i < TD_NR_L2; i++)
 		if (s->l2_set[i] && (*node < 0 || s->l2[i] > s->l2[*node]))
 			*node = i;
-	return s;
 }
 
 static void draw(struct top *t)
 {
 	const struct tdnl_sample **rows;
-	int rows_max = LINES - 4, n = 0, i, j, w, node;
+	int rows_max = LINES - 5, n = 0, i, j, w, node;
 	unsigned int c;
 
 	erase();
 	move(0, 0);
-	put("tdnl top  topdown %s  level %u  interval %u ms  %s  sort: %s", t->info.version,
+	put("tdnl top  topdown %s  level %u  interval %u ms  %s  sort: %s",
+	    t->info.version[0] ? t->info.version : "?",
 	    t->info.level, t->info.interval_ms, t->info.running ? "running" : "stopped",
 	    sort_name(t->sort));
 	move(1, 0);
 	put("q quit  s/S sort  c CPUs  1 2 3 level  +/- interval   "
 	    "R retiring B bad spec F frontend K backend");
-	w = COLS - TOP_FIXED - TOP_STATE;
+	w = COLS - (7 + 12 + l2_width() + 7 + l3_width() + 7) - TOP_STATE;
 	if (w < 10)
 		w = 10;
 	move(2, 0);
-	put("%-6s %-11s %-*s %-24s %-17s %s", "cpu", "model", w, "level 1",
-	    "level 2 (dominant)", "level 3 (ticks)", "state");
+	put("%-6s %-11s %-*s %-*s %-*s %s", "cpu", "model", w, "level 1", l2_width() + 6,
+	    "level 2 (dominant)", l3_width() + 6, "level 3 (ticks)", "state");
 	rows = calloc(TDNL_MAX_CPUS, sizeof(*rows));
 	if (!rows)
 		return;
@@ -201,16 +214,18 @@ static void draw(struct top *t)
 		bar(s, w);
 		dominant_l2(s, &node);
 		if (node >= 0)
-			put(" %-18.18s %5.1f", td_l2_names[node], s->l2[node] / 1e4);
+			put(" %-*.*s %5.1f", l2_width(), l2_width(),
+			    tdnl_name(s->model, td_l2_names[node]), s->l2[node] / 1e4);
 		else
-			put(" %-24s", "");
+			put(" %-*s", l2_width() + 6, "");
 		for (k = 0; k < TD_FIRST_L4; k++)
 			if (!isnan(s->l34[k]) && (l3 < 0 || s->l34[k] > s->l34[l3]))
 				l3 = k;
 		if (l3 >= 0)
-			put(" %-11.11s %5.1f", td_l34_names[l3], s->l34[l3]);
+			put(" %-*.*s %5.1f", l3_width(), l3_width(),
+			    tdnl_name(s->model, td_l34_names[l3]), s->l34[l3]);
 		else
-			put(" %-17s", "");
+			put(" %-*s", l3_width() + 6, "");
 		put(" ");
 		for (k = 0; k < 32; k++) {
 			const char *name = tdnl_state_name(k);
@@ -227,7 +242,8 @@ static void draw(struct top *t)
 		if (s->counted_set[0] && s->counted[0] < 1000000)
 			put(" counted %.0f%%", s->counted[0] / 1e4);
 	}
-	move(n ? LINES - 1 : 3, 0);
+	/* the line above the status line: the status never hides it */
+	move(n ? LINES - 2 : 3, 0);
 	if (n > rows_max)
 		put("%d more CPUs: make the terminal taller", n - rows_max);
 	else if (!n)
@@ -268,11 +284,11 @@ static void ask_cpus(struct top *t)
 	mvprintw(LINES - 1, 0, "CPUs (empty: all): ");
 	clrtoeol();
 	echo();
-	nocbreak();
-	cbreak();
+	curs_set(1);
 	timeout(-1);
 	getnstr(buf, sizeof(buf) - 1);
 	noecho();
+	curs_set(0);
 	timeout(0);
 	if (!buf[0]) {
 		memset(t->cpus, 0xff, sizeof(t->cpus));
@@ -391,6 +407,8 @@ int tdnl_cmd_top(int argc, char **argv)
 		init_pair(2, COLOR_RED, -1);
 		init_pair(3, COLOR_YELLOW, -1);
 		init_pair(4, COLOR_BLUE, -1);
+		init_pair(5, COLOR_MAGENTA, -1);
+		init_pair(6, COLOR_CYAN, -1);
 	}
 	draw(t);
 	while (run && !top_stop && !t->gone) {
