@@ -7,6 +7,8 @@
 #ifndef _TD_COMPAT_H
 #define _TD_COMPAT_H
 
+#include <linux/perf_event.h>
+
 /*
  * Who may join the "samples" group.  The multicast group flag
  * GENL_MCAST_CAP_SYS_ADMIN (v6.7, and backported, as in Debian's 6.1) makes
@@ -23,5 +25,21 @@
 #define TD_MCGRP_FLAGS		0
 #define TD_CAN_NOTIFY		false
 #endif
+
+/*
+ * Whether a flexible group of this event's PMU found no counter at its last
+ * scheduling: perf sets rotate_necessary for that (merge_sched_in(), 6.1
+ * and 6.12), in the event's context before 6.2 and in its PMU's part of the
+ * context (struct perf_event_pmu_context) since.  Read without perf's lock:
+ * a hint, acted on at the next interval.
+ */
+static inline bool td_group_waits(struct perf_event *ev)
+{
+#ifdef TD_HAVE_PERF_PMU_CTX
+	return READ_ONCE(ev->pmu_ctx->rotate_necessary);
+#else
+	return READ_ONCE(ev->ctx->rotate_necessary);
+#endif
+}
 
 #endif /* _TD_COMPAT_H */

@@ -38,6 +38,7 @@
 #endif
 #endif
 #include "topdown.h"
+#include "td_compat.h"
 
 /* the CPUs with counters open and sampling: those a burst waits for */
 static atomic_t td_nr_sampling = ATOMIC_INIT(0);
@@ -605,33 +606,58 @@ static void td_shuffle(struct td_cpu *tc)
 }
 
 /*
+ * Whether event @i of @tc is a fixed-counter-only event counted on its
+ * fixed counter that has a general-purpose form (TOPDOWN.SLOTS, fixed
+ * counter 3 of Ice Lake and later): the module can give that counter up.
+ */
+static bool td_yields_fixed(const struct td_cpu *tc, unsigned int i)
+{
+	const struct td_event *e = &tc->model->events[i];
+
+	return e->gp_form && e->fixed >= 0 && (unsigned int)e->fixed < tc->fixed;
+}
+
+/* pinned: the events counted all the time */
+static bool td_want_pinned(const struct td_cpu *tc, unsigned int i)
+{
+	return tc->sets.every & BIT(i);
+}
+
+/*
  * The events counted all the time pinned, the others not: pinned-ness is
  * fixed when a counter is created, and the sets change with the counters
  * found free.  A pinned event of a set would make perf schedule every
  * pinned event out and in again at each of its turns, and the events
  * counted all the time would miss that time each (zen4's Level 1 made on 6
  * counters, then counted on 5 as under the NMI watchdog, was a point off
- * at 10 ms).  So an event whose place changed is created again, disabled.
+ * at 10 ms).  So an event whose place changed is created again, disabled;
+ * so is one whose form changed (a fixed counter given up or taken back).
  */
-static void td_repin(struct td_cpu *tc)
+static void td_reform(struct td_cpu *tc)
 {
 	unsigned int i;
 
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
+		const struct td_event *e;
 		struct perf_event_attr attr;
 		struct perf_event *ev;
-		bool want = tc->sets.every & BIT(i);
+		bool want;
 
-		if (!k->event || k->event->attr.pinned == want)
+		if (!k->event)
+			continue;
+		want = td_want_pinned(tc, i);
+		e = td_event_form(&tc->model->events[i], tc->fixed);
+		if (k->event->attr.pinned == want && k->event->attr.config == e->config)
 			continue;
 		attr = k->event->attr;
 		attr.pinned = want;
+		attr.config = e->config;
 		attr.disabled = 1;
 		ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev)) {
 			pr_info_ratelimited("cpu%u: %s not created again %s: %ld\n",
-					    tc->cpu, tc->model->events[i].name,
+					    tc->cpu, e->name,
 					    want ? "pinned" : "unpinned", PTR_ERR(ev));
 			continue;
 		}
@@ -640,6 +666,86 @@ static void td_repin(struct td_cpu *tc)
 		k->based = false;
 		k->last_gap = 0;
 	}
+}
+
+/*
+ * An event of ours on a fixed counter it could give up (td_yields_fixed()):
+ * its index, or -1.
+ */
+static int td_fixed_held(const struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++)
+		if ((tc->open & BIT(i)) && tc->ctr[i].event && td_yields_fixed(tc, i))
+			return i;
+	return -1;
+}
+
+/*
+ * An event of ours on a fixed counter that it should give up, or -1 (its
+ * index).  Fixed counter 3 of Ice Lake and later is the one perf's own
+ * topdown needs (perf stat's default metrics, --topdown, -M TopdownL1:
+ * TOPDOWN.SLOTS and the PERF_METRICS events have no other counter), and a
+ * pinned TOPDOWN.SLOTS of ours would leave those "<not counted>" for as
+ * long as the module runs.  So the module gives such a counter up, and
+ * counts the event's general-purpose form (TOPDOWN.SLOTS_P) pinned
+ * instead, when, @missing of its enabled events being off their counters:
+ * - none is, and a flexible group waits for counters on the PMU (perf's
+ *   rotate_necessary): another perf user's, as all of ours are on.  It may
+ *   need that counter; giving it up costs one general-purpose counter,
+ *   which perf's rotation shares anyway.
+ * - or it is the only one off: another perf user holds it pinned.
+ * (A flexible group that cannot go on keeps every later flexible group
+ * off, ours included: td_start_sets() gives the counter up too before it
+ * finds no counter for the normalizer.)
+ */
+static int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
+{
+	int i = td_fixed_held(tc);
+	struct perf_event *ev;
+
+	if (i < 0)
+		return -1;
+	ev = tc->ctr[i].event;
+	if (!missing)
+		return td_group_waits(ev) ? i : -1;
+	return missing == 1 && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ? i : -1;
+}
+
+/*
+ * Whether the fixed counters given up are free again: a flexible event on
+ * each, created and enabled last, gets it only if no other perf group
+ * has it or waits before it.
+ */
+static bool td_fixed_free(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		const struct td_event *e = &tc->model->events[i];
+		struct perf_event_attr attr;
+		struct perf_event *ev;
+		bool got;
+
+		if (!tc->ctr[i].event || !e->gp_form || e->fixed < 0 ||
+		    (unsigned int)e->fixed < tc->fixed ||
+		    (unsigned int)e->fixed >= tc->fixed_max)
+			continue;
+		attr = tc->ctr[i].event->attr;
+		attr.config = e->config;
+		attr.pinned = 0;
+		attr.disabled = 1;
+		ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev))
+			return false;
+		perf_event_enable(ev);
+		got = READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE;
+		perf_event_release_kernel(ev);
+		if (!got)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -682,6 +788,11 @@ static void td_find_held(struct td_cpu *tc)
 		struct perf_event *ev = tc->ctr[i].event;
 		int idx;
 
+		/* given up to another perf user: counted in its other form */
+		if (ev && e->gp_form && e->fixed >= 0 &&
+		    (unsigned int)e->fixed >= tc->fixed &&
+		    (unsigned int)e->fixed < tc->fixed_max)
+			held |= BIT(e->fixed);
 		if (!ev || e->fixed < 0 || (unsigned int)e->fixed >= tc->fixed ||
 		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
 			continue;
@@ -705,29 +816,47 @@ static void td_find_held(struct td_cpu *tc)
 static int td_start_sets(struct td_cpu *tc)
 {
 	unsigned int missing;
-	int ret;
+	int ret = 0, i;
 
 	for (;;) {
-		td_repin(tc);
-		td_shuffle(tc);
-		tc->cur = tc->order[0];
-		td_enable(tc, td_on(tc), true);
-		missing = td_missing(tc);
-		if (!missing) {
-			td_find_held(tc);
-			return 0;
+		if (!ret) {
+			td_reform(tc);
+			td_shuffle(tc);
+			tc->cur = tc->order[0];
+			td_enable(tc, td_on(tc), true);
+			missing = td_missing(tc);
+			i = td_fixed_wanted(tc, missing);
+			if (!missing && i < 0) {
+				td_find_held(tc);
+				return 0;
+			}
+			td_enable(tc, tc->open, false);
+			if (i < 0 && tc->gp > missing) {
+				pr_info_ratelimited("cpu%u: %u of its events found no counter: %u general-purpose counters taken as free, not %u\n",
+						    tc->cpu, missing, tc->gp - missing, tc->gp);
+				tc->gp -= missing;
+				tc->restarts++;
+				ret = td_sets_build(tc->model, tc->open, tc->gp,
+						    tc->fixed, &tc->sets);
+				continue;
+			}
+		} else {
+			/* no sets fit: a fixed counter given up may free ours */
+			i = -1;
 		}
-		td_enable(tc, tc->open, false);
-		if (tc->gp <= missing)
-			return -ENOSPC;
-		pr_info_ratelimited("cpu%u: %u of its events found no counter: %u general-purpose counters taken as free, not %u\n",
-				    tc->cpu, missing, tc->gp - missing, tc->gp);
-		tc->gp -= missing;
+		if (i < 0)
+			i = td_fixed_held(tc);
+		if (i < 0)
+			return ret ?: -ENOSPC;
+		pr_info_ratelimited("cpu%u: fixed counter %d left to other perf users: counting %s instead of %s\n",
+				    tc->cpu, tc->model->events[i].fixed,
+				    tc->model->events[i].gp_form->name,
+				    tc->model->events[i].name);
+		tc->fixed = tc->model->events[i].fixed;
+		tc->gp = tc->model->gp_counters;
 		tc->restarts++;
 		ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed,
 				    &tc->sets);
-		if (ret)
-			return ret;
 	}
 }
 
@@ -891,7 +1020,10 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	tc->cost.notify_ns += ktime_get_ns() - t;
 }
 
-/* every 16 intervals, a CPU short of counters tries all of them again */
+/*
+ * every 16 intervals, a CPU short of counters (general-purpose, or a fixed
+ * one given up) tries all of them again
+ */
 #define TD_REGROW_INTERVALS	16
 
 static void td_work(struct work_struct *work)
@@ -900,7 +1032,7 @@ static void td_work(struct work_struct *work)
 	u64 t = ktime_get_ns(), now, sw = 0;
 	struct td_stats cost;
 	unsigned int gen, full;
-	bool sample = false;
+	bool sample = false, regrow;
 
 	mutex_lock(&tc->lock);
 	/* under the lock: a kick queued after this read finds the new one */
@@ -921,6 +1053,7 @@ static void td_work(struct work_struct *work)
 		td_end_interval(tc, now);
 		sample = true;
 		tc->gen = gen;
+		tc->fixed = tc->fixed_max;
 		td_begin(tc, full, &now);
 		goto arm;
 	}
@@ -946,8 +1079,12 @@ static void td_work(struct work_struct *work)
 		tc->gen = gen;
 		/* a counter taken since, or maybe given back: make the sets again */
 		missing = td_missing(tc);
-		if (missing || (tc->gp < full && !(tc->seq % TD_REGROW_INTERVALS))) {
-			td_begin(tc, missing ? tc->gp : full, &now);
+		regrow = !missing && !(tc->seq % TD_REGROW_INTERVALS) &&
+			 (tc->gp < full || tc->fixed < tc->fixed_max);
+		if (regrow && tc->fixed < tc->fixed_max && td_fixed_free(tc))
+			tc->fixed = tc->fixed_max;
+		if (missing || regrow || td_fixed_wanted(tc, 0) >= 0) {
+			td_begin(tc, regrow ? full : tc->gp, &now);
 			tc->from_ns = now;
 			goto arm;
 		}
@@ -1239,6 +1376,7 @@ again:
 	tc->gp = m->gp_counters;
 	tc->fixed = m->fixed_counters;
 again_fixed:
+	tc->fixed_max = tc->fixed;
 	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
 	for (i = 0; i < nr && !tc->err; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -1259,7 +1397,7 @@ again_fixed:
 		 * next set's (flexible) events then reschedules only those,
 		 * and never stops the normalizers and Level 1.
 		 */
-		attr.pinned = !!(tc->sets.every & BIT(i));
+		attr.pinned = td_want_pinned(tc, i);
 		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
 		/* the hardware PMU's own events only (tdsim is not PMUv3) */
 		if (td_pmu_type < 0 && !td_pmu_implements(cpu, attr.config)) {

@@ -131,7 +131,10 @@ void td_stats_sum(struct td_stats *sum);
  *            sized for the sets it learns (td_reg_size())
  * @reg_size: its allocation, bytes
  * @gp:       general-purpose counters found free
- * @fixed:    fixed counters assumed free
+ * @fixed:    fixed counters assumed free: fewer than @fixed_max while
+ *            another perf user holds one that an event of ours would use
+ *            and has a general-purpose form (TOPDOWN.SLOTS)
+ * @fixed_max: fixed counters the PMU has (3, not 4, in a KVM guest)
  * @cur:      the set counting now
  * @tick:     time slices done in this interval
  * @ticks:    time slices per interval
@@ -194,7 +197,7 @@ struct td_cpu {
 	struct td_sets sets;
 	struct td_reg *reg;
 	size_t reg_size;
-	unsigned int gp, fixed;
+	unsigned int gp, fixed, fixed_max;
 	unsigned int cur, tick, ticks;
 	u8 order[TD_MAX_SETS];
 	u64 t0, interval_ns;
