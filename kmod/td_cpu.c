@@ -279,6 +279,25 @@ static u64 td_read_local(struct perf_event *ev)
 }
 
 /*
+ * How long @ev has been enabled but off its counter, ns: perf's enabled
+ * less its running time.  Both advance together while the event counts,
+ * neither while it is disabled, so perf's totals hold the gap as of now
+ * except while the event waits for a counter (INACTIVE): the gap then
+ * grows with perf's clock, and only perf_event_read_value() brings it up to
+ * date.  On the event's CPU with interrupts off, as perf_event_read_local()
+ * reads it: the totals and the state change only there, with interrupts
+ * off (scheduling the event in or out, rotation, IPIs).  Returns false
+ * when the event is INACTIVE.
+ */
+static bool td_gap_local(struct perf_event *ev, u64 *gap)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE)
+		return false;
+	*gap = ev->total_time_enabled - ev->total_time_running;
+	return true;
+}
+
+/*
  * Read every counting event in one section with interrupts off: one moment
  * for all.  Each event that was counting since the last snapshot adds its
  * count, and its reference's and the normalizer's over the same span, to
@@ -289,14 +308,15 @@ static u64 td_read_local(struct perf_event *ev)
 static bool td_snapshot(struct td_cpu *tc, u64 *now)
 {
 	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
-	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], norm_ns = 0;
+	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], gap[TD_MAX_EVENTS], norm_ns = 0;
 	const struct td_sets *s = &tc->sets;
-	u32 on = td_on(tc), had = 0;
+	u32 on = td_on(tc), had = 0, running, whole = 0;
 	unsigned int i, tries;
 	unsigned long flags;
 	u64 t0, t1, span;
 
 	for (tries = 1; ; tries++) {
+		running = 0;
 		local_irq_save(flags);
 		if (smp_processor_id() != tc->cpu) {
 			local_irq_restore(flags);
@@ -308,6 +328,11 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			if ((on & BIT(i)) && tc->ctr[i].event) {
 				v[i] = td_read_local(tc->ctr[i].event);
 				u64 after = ktime_get_ns();
+
+				if (td_gap_local(tc->ctr[i].event, &gap[i]))
+					running |= BIT(i);
+				else
+					gap[i] = 0;
 
 				/* read between t1 and now: taken as the middle */
 				ts[i] = t1 + (after - t1) / 2;
@@ -350,6 +375,8 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			continue;
 		had |= BIT(i);
 		d[i] = v[i] - k->last;
+		if (k->snap_on && (running & BIT(i)) && gap[i] == k->snap_gap)
+			whole |= BIT(i);
 	}
 	if (had & BIT(s->norm)) {
 		tc->en_ns += span;
@@ -388,17 +415,27 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		td_reg_add(tc->reg, s, tc->cur, had, w);
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
+		struct td_acc a = { 0 };
 
 		if (!(had & BIT(i)))
 			continue;
-		k->acc.count += s->every & BIT(i) ? d[i] : w[i];
+		a.count = s->every & BIT(i) ? d[i] : w[i];
 		if (s->node[i] != TD_NO_NODE)
-			k->acc.ref += node[s->node[i]];
+			a.ref = node[s->node[i]];
 		else if (had & BIT(s->ref[i]))
-			k->acc.ref += w[s->ref[i]];
+			a.ref = w[s->ref[i]];
 		if (had & BIT(s->norm))
-			k->acc.norm += d[s->norm];
+			a.norm = d[s->norm];
+		k->acc.count += a.count;
+		k->acc.ref += a.ref;
+		k->acc.norm += a.norm;
 		k->acc_run += span;
+		if (whole & BIT(i)) {
+			k->whole.count += a.count;
+			k->whole.ref += a.ref;
+			k->whole.norm += a.norm;
+			k->whole_run += span;
+		}
 	}
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
@@ -408,37 +445,26 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		k->last = v[i];
 		k->last_ns = ts[i];
 		k->based = true;
+		k->snap_on = running & BIT(i);
+		k->snap_gap = gap[i];
 	}
 	tc->snap_ns = t1;
 	return true;
 }
 
 /*
- * How long @ev has been enabled but off its counter, ns: perf's enabled
- * less its running time.  Both advance together while the event counts,
- * neither while it is disabled, so perf's totals hold the gap as of now
- * except while the event waits for a counter (INACTIVE): the gap then
- * grows with perf's clock, and only perf_event_read_value() brings it up to
- * date.  On the event's CPU with interrupts off, as perf_event_read_local()
- * reads it: the totals and the state change only there, with interrupts
- * off (scheduling the event in or out, rotation, IPIs).  Returns false
- * when the event is INACTIVE.
- */
-static bool td_gap_local(struct perf_event *ev, u64 *gap)
-{
-	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE)
-		return false;
-	*gap = ev->total_time_enabled - ev->total_time_running;
-	return true;
-}
-
-/*
  * Once an interval: did another perf user take a counter from an event for
  * part of its windows?  The growth of its enabled-but-not-running time
- * says; such a count is scaled as perf scales it, and the interval is
- * flagged multiplexed.  perf_event_read_value() (which sleeps and IPIs,
- * and took half of an interval's work when read for every event) is read
- * only for an event waiting for its counter now.
+ * says, and the interval is flagged multiplexed.  Such a count is taken
+ * from the windows it counted whole (td_counter.whole), a ratio to its
+ * reference over the same windows, as the windows of a set are; only when
+ * it had none is it scaled as perf scales it, by perf's running time.
+ * That time is perf's clock's, and the counts are not: under QEMU's TCG,
+ * where local_clock() moves with the tick, a Level 2 event running 19 %
+ * of a 100 ms interval in perf's turns of 4 ms was scaled 27 % high.
+ * perf_event_read_value() (which sleeps and IPIs, and took half of an
+ * interval's work when read for every event) is read only for an event
+ * waiting for its counter now.
  */
 static void td_foreign(struct td_cpu *tc)
 {
@@ -474,10 +500,23 @@ static void td_foreign(struct td_cpu *tc)
 			k->foreign_ppm = lost < k->acc_run ?
 					 TD_PPM - td_frac(lost, k->acc_run) : 0;
 	}
+	tc->foreign = false;
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 		u32 r = tc->ctr[tc->sets.ref[i]].foreign_ppm;
 		u32 n = tc->ctr[tc->sets.norm].foreign_ppm;
+
+		k->by_whole = false;
+		if (k->foreign_ppm < TD_PPM)
+			tc->foreign = true;
+		/* the events counted all the time give the interval's own counts */
+		if (k->foreign_ppm < TD_PPM && k->whole_run && r == TD_PPM &&
+		    n == TD_PPM && !(tc->sets.every & BIT(i))) {
+			k->acc = k->whole;
+			k->acc_run = k->whole_run;
+			k->by_whole = true;
+			continue;
+		}
 
 		if (k->foreign_ppm < TD_PPM && k->foreign_ppm)
 			k->acc.count = mul_u64_u64_div_u64(k->acc.count, TD_PPM,
@@ -528,6 +567,8 @@ static void td_clear_acc(struct td_cpu *tc)
 	for (i = 0; i < tc->nr; i++) {
 		tc->ctr[i].acc = (struct td_acc){ 0 };
 		tc->ctr[i].acc_run = 0;
+		tc->ctr[i].whole = (struct td_acc){ 0 };
+		tc->ctr[i].whole_run = 0;
 	}
 	tc->en_ns = 0;
 	if (tc->reg)
@@ -573,8 +614,11 @@ static void td_plan(struct td_cpu *tc, u64 len)
 				  div64_u64(len, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
 
 		rounds = max3(div64_u64(len, n * slice), floor, (u64)1);
+	} else if (tc->foreign) {
+		/* one set, but windows that perf's rotation does not cut */
+		rounds = max(div64_u64(len, slice), (u64)1);
 	}
-	tc->ticks = n > 1 ? n * rounds : 1;
+	tc->ticks = n * rounds;
 	tc->interval_ns = len;
 	tc->tick = 0;
 }
@@ -987,7 +1031,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		k->d_enabled = tc->en_ns;
 		/* the time its windows took, less what another perf user took */
 		k->d_running = min(k->acc_run, tc->en_ns);
-		if (k->foreign_ppm < TD_PPM)
+		if (k->foreign_ppm < TD_PPM && !k->by_whole)
 			k->d_running = mul_u64_u64_div_u64(k->d_running,
 							   k->foreign_ppm, TD_PPM);
 		share = td_frac(k->d_running, tc->en_ns);

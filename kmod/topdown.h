@@ -53,6 +53,13 @@ enum td_slots_from {
  * @acc:      this interval so far: its count, its reference's and the
  *            normalizer's, over the windows in which it counted
  * @acc_run:  the time its windows took in this interval, ns
+ * @snap_gap: perf's enabled less running time at the last snapshot, ns
+ * @snap_on:  it was on its counter at the last snapshot
+ * @whole:    as @acc, over only the windows it counted whole: on its
+ *            counter at both ends and @snap_gap unchanged, so that another
+ *            perf user's rotation took none of it
+ * @whole_run: the time those windows took, ns
+ * @by_whole: the last interval's count is from @whole (td_foreign())
  * @delta:    the last interval's count, over the whole interval
  * @total:    cumulative count since load (continues across hotplug)
  * @d_enabled: the last interval's length, ns (the same for every event)
@@ -66,6 +73,10 @@ struct td_counter {
 	u32 foreign_ppm;
 	struct td_acc acc;
 	u64 acc_run;
+	u64 snap_gap;
+	bool snap_on, by_whole;
+	struct td_acc whole;
+	u64 whole_run;
 	u64 delta, total, d_enabled, d_running;
 };
 
@@ -162,6 +173,9 @@ void td_stats_sum(struct td_stats *sum);
  * @scaled_alone: intervals since load in which some event that took turns
  *            was scaled alone (no regression yet, or a window without one
  *            of the events counted all the time, or a foreign perf user)
+ * @foreign:  another perf user took a counter from an event of ours in
+ *            the last interval: the next is read in slices even with one
+ *            set, for windows that rotation did not cut (td_counter.whole)
  * @held_fixed: bitmap of the fixed counters found held by others
  * @held_gp:  general-purpose counters the sets were made without: held by
  *            others or absent (a VM's PMU may have fewer than the model)
@@ -212,6 +226,7 @@ struct td_cpu {
 	unsigned int nr_sets;
 	unsigned int regressed, turns;
 	u64 scaled_alone;
+	bool foreign;
 	u32 held_fixed;
 	unsigned int held_gp;
 	u64 restarts;

@@ -16,12 +16,21 @@ gives 30), at the same time for TD_SOAK_PERF_SECS (2) seconds:
   modules; a group led by a sampling event is how perf record holds
   counters of such a PMU).
 
+Both of perf's groups need fixed counter 3 (TOPDOWN.SLOTS has no other),
+as perf's own topdown does; the module leaves it to them (it counts
+TOPDOWN.SLOTS_P on a general-purpose counter while a perf group waits) and
+takes it back once they are gone.
+
 Checks, each round: perf stat's backend and retiring shares from its group
 are the profile's within 0.5 pp, and it reports running < 100 % (it was
-multiplexed and says so); perf record's samples read a memory share within
-0.5 pp; topdown.ko flags cpu1 multiplexed while they run and its Level 1/2
-stay within 0.5 pp of the profile (scaled counts of a steady profile);
-after them, cpu1 is no longer multiplexed and its raw totals only grew.
+multiplexed and says so) but at least 40 % (it shares fixed counter 3 with
+perf record's group, not with the module: it ran 4-17 % of the time while
+the module held it pinned); perf record's samples read a memory share
+within 0.5 pp; topdown.ko flags cpu1 multiplexed while they run, shows
+fixed counter 3 held by others, and its Level 1/2 stay within 0.5 pp of
+the profile (scaled counts of a steady profile); after them, within 40
+intervals, cpu1 has fixed counter 3 back and is no longer multiplexed,
+and its raw totals only grew.
 A WARN, BUG or Oops fails the VM run.  Every figure is measured here.
 """
 import os
@@ -157,7 +166,7 @@ def main():
         before = totals(1)
         ps, pr = perf_stat_start(), perf_record_start(data)
         # topdown.ko meanwhile: its flag and its numbers, sample by sample
-        mux, worst, n, shown = 0, [0.0, 0.0], 0, None
+        mux, worst, n, shown, left = 0, [0.0, 0.0], 0, None, 0
         while ps.poll() is None or pr.poll() is None:
             time.sleep(0.1)
             info, lv, raw = sample()
@@ -165,6 +174,7 @@ def main():
                 continue
             n += 1
             mux += info.get("multiplexed") == "yes"
+            left += "fixed3" in info.get("held", "")
             for i, nodes in enumerate((L1, L2)):
                 e, node = levels_error(want, lv, nodes)
                 if e is None or e > worst[i]:
@@ -182,8 +192,8 @@ def main():
             tap(abs(be - want["backend_bound"]) <= 0.5 and abs(ret - want["retiring"]) <= 0.5,
                 f"round {r}: perf stat's group: backend {be:.2f} % retiring {ret:.2f} % "
                 f"(profile {want['backend_bound']:.0f}, {want['retiring']:.0f})")
-            tap(run < 100, f"round {r}: perf stat multiplexed and says so "
-                f"(running {run:.1f} % of the time)")
+            tap(40 <= run < 100, f"round {r}: perf stat multiplexed and says so, "
+                f"running 40-100 % of the time ({run:.1f} %)")
         # perf's rotation can leave a group out for a whole round (seen
         # once: the record's group behind perf stat's); never every round
         recorded += samples > 0
@@ -192,6 +202,7 @@ def main():
             f"round {r}: perf record: {samples} samples, memory share read "
             f"{mem if mem is not None else float('nan'):.2f} % (profile "
             f"{want['memory_bound']:.0f}; status {rrc}{' ' + rerr.strip()[-200:] if rrc else ''})")
+        tap(left > 0, f"round {r}: topdown.ko left fixed counter 3 to perf in {left} of {n} reads")
         if not tap(n > 0 and mux > 0 and worst[0] <= LIMIT[0] and worst[1] <= LIMIT[1],
                    f"round {r}: topdown.ko flagged multiplexed in {mux} of {n} reads; "
                    f"Level 1 within {LIMIT[0]} pp of the profile (worst {worst[0]:.3f}), "
@@ -199,12 +210,17 @@ def main():
                    f"{', ' + shown[0] if shown else ''})") and shown:
             print(f"# worst read: {shown[1]}\n# {shown[2]}", flush=True)
             print("# raw: " + shown[3].rstrip().replace("\n", "\n# raw: "), flush=True)
-        settle([1], 3)
-        info = read_kv(f"{TD}/cpu1/info")
+        # it tries the counters again every 16 intervals (TD_REGROW_INTERVALS)
+        for waited in range(1, 41):
+            settle([1], 1)
+            info = read_kv(f"{TD}/cpu1/info")
+            if info.get("multiplexed") == "no" and info.get("held") == "none":
+                break
         after = totals(1)
         down = [k for k in before if after.get(k, -1) < before[k]]
-        tap(info.get("multiplexed") == "no" and not down,
-            f"round {r}: perf gone: multiplexed {info.get('multiplexed')}, "
+        tap(info.get("multiplexed") == "no" and info.get("held") == "none" and not down,
+            f"round {r}: perf gone: after {waited} intervals multiplexed "
+            f"{info.get('multiplexed')}, held {info.get('held')}, "
             f"no total went down ({len(down)} did)")
     tap(recorded > 0, f"perf record's group was scheduled and sampled in {recorded} of "
         f"{ROUNDS} rounds")

@@ -28,7 +28,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap, load, settle, sh, unload, write_profile  # noqa: E402
 
 tap = Tap("tdnl_top")
-SOCK = "tdtest-top"
+# each session its own tmux server: a server just killed may still hold
+# its socket, and a new-session on it then fails or dies with it
+SOCK = ["tdtest-top-0"]
 PROFILES = [
     "retiring=20 bad_speculation=5 frontend_bound=15 backend_bound=60 heavy_operations=5 "
     "branch_mispredicts=3 fetch_latency=10 memory_bound=45",
@@ -38,7 +40,7 @@ PROFILES = [
 
 
 def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCK, *args], capture_output=True, text=True,
+    return subprocess.run(["tmux", "-L", SOCK[0], *args], capture_output=True, text=True,
                           timeout=30)
 
 
@@ -69,11 +71,14 @@ def settings(path):
     return re.sub(r"rows \d+; columns \d+;", "", open(path).read())
 
 
-def session(tmp, cmd):
+def session(tmp, n, cmd):
+    """session n on a tmux server of its own; "" or why it did not start"""
     tmux("kill-server")
-    return tmux("new-session", "-d", "-x", "140", "-y", "30",
-                f"stty -a > {tmp}/before; {cmd}; echo $? > {tmp}/status; "
-                f"stty -a > {tmp}/after; sleep 30")
+    SOCK[0] = f"tdtest-top-{os.getpid()}-{n}"
+    r = tmux("new-session", "-d", "-x", "140", "-y", "30",
+             f"stty -a > {tmp}/before; {cmd}; echo $? > {tmp}/status; "
+             f"stty -a > {tmp}/after; sleep 30")
+    return f"tmux new-session: status {r.returncode}: {r.stderr.strip()}" if r.returncode else ""
 
 
 def main():
@@ -88,15 +93,15 @@ def main():
         write_profile(c, PROFILES[c])
     settle([0, 1], 2)
     with tempfile.TemporaryDirectory() as tmp:
-        session(tmp, "TERM=xterm-256color tdnl top")
+        err = session(tmp, 1, "TERM=xterm-256color tdnl top")
         ok, text = wait_for(lambda t: row(t, 0) and row(t, 1) and "level 2" in t)
         r0 = row(text, 0)
         bar = re.search(r"cpu0 +spr +([RBFK ]+)", r0)
         k, width = (bar.group(1).count("K"), len(bar.group(1).rstrip())) if bar else (0, 0)
-        tap(ok and "interval 100 ms" in text and bar and abs(k - 0.6 * width) <= 1 and
+        tap(not err and ok and "interval 100 ms" in text and bar and abs(k - 0.6 * width) <= 1 and
             "memory_bound" in r0 and "fetch_latency" in row(text, 1),
             f"a row per CPU: cpu0's bar {k} K of {width} (backend 60 %), its dominant "
-            f"Level 2 memory_bound, cpu1's fetch_latency")
+            f"Level 2 memory_bound, cpu1's fetch_latency{' (' + err + ')' if err else ''}")
         shown = sh("tdnl", "-j", "show", "-c", "0").stdout
         try:
             states = json.loads(shown)[0]["state"] or ["ok"]
@@ -141,8 +146,11 @@ def main():
         tap(status == "0" and same, f"q: status {status}, the terminal's settings as before "
             "(but its size)")
         os.unlink(f"{tmp}/after")
-        session(tmp, "TERM=xterm-256color tdnl top")
-        wait_for(lambda t: row(t, 0))
+        err = session(tmp, 2, "TERM=xterm-256color tdnl top")
+        ok, text = wait_for(lambda t: row(t, 0))
+        if not tap(not err and ok, f"a second tdnl top shows cpu0's row "
+                   f"({err or row(text, 0)[:40].strip()})"):
+            print("\n".join("# " + x.rstrip() for x in text.rstrip().splitlines()))
         tmux("send-keys", "C-c")
         ok, _ = wait_for(lambda t: os.path.exists(f"{tmp}/after"))
         status = open(f"{tmp}/status").read().strip() if ok else None
