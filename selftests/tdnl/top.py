@@ -72,12 +72,14 @@ def settings(path):
 
 
 def session(tmp, n, cmd):
-    """session n on a tmux server of its own; "" or why it did not start"""
+    """session n on a tmux server of its own; "" or why it did not start.
+    "after" appears whole (renamed): read as soon as it exists, a file
+    stty had only begun to write differed from "before" (seen once)"""
     tmux("kill-server")
     SOCK[0] = f"tdtest-top-{os.getpid()}-{n}"
     r = tmux("new-session", "-d", "-x", "140", "-y", "30",
              f"stty -a > {tmp}/before; {cmd}; echo $? > {tmp}/status; "
-             f"stty -a > {tmp}/after; sleep 30")
+             f"stty -a > {tmp}/after.new; mv {tmp}/after.new {tmp}/after; sleep 30")
     return f"tmux new-session: status {r.returncode}: {r.stderr.strip()}" if r.returncode else ""
 
 
@@ -155,7 +157,11 @@ def main():
         ok, _ = wait_for(lambda t: os.path.exists(f"{tmp}/after"))
         status = open(f"{tmp}/status").read().strip() if ok else None
         same = ok and settings(f"{tmp}/before") == settings(f"{tmp}/after")
-        tap(status == "0" and same, f"Ctrl-C: status {status}, the terminal's settings as before")
+        diff = ""
+        if ok and not same:
+            b, a = (set(settings(f"{tmp}/{x}").split()) for x in ("before", "after"))
+            diff = f": before {sorted(b - a)}, after {sorted(a - b)}"
+        tap(status == "0" and same, f"Ctrl-C: status {status}, the terminal's settings as before{diff}")
         tmux("kill-server")
     sh("tdnl", "set", "interval", "100")
     unload()
