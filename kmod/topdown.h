@@ -68,13 +68,12 @@ enum td_slots_from {
 struct td_counter {
 	struct perf_event *event;
 	u64 last, last_ns;
-	bool based;
-	u64 last_gap;
+	bool based, snap_on, by_whole;
 	u32 foreign_ppm;
+	u64 last_gap;
 	struct td_acc acc;
 	u64 acc_run;
 	u64 snap_gap;
-	bool snap_on, by_whole;
 	struct td_acc whole;
 	u64 whole_run;
 	u64 delta, total, d_enabled, d_running;
