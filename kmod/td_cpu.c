@@ -616,7 +616,7 @@ static void td_plan(struct td_cpu *tc, u64 len)
 		rounds = max3(div64_u64(len, n * slice), floor, (u64)1);
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
-		rounds = max(div64_u64(len, slice), (u64)1);
+		rounds = max_t(u64, div64_u64(len, slice), 1);
 	}
 	tc->ticks = n * rounds;
 	tc->interval_ns = len;
