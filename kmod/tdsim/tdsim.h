@@ -14,9 +14,11 @@
 #include <linux/types.h>
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 
 #define TDSIM_PPM		1000000U	/* fractions are parts per million */
-#define TDSIM_MAX_EVENTS	48
+#define TDSIM_MAX_EVENTS	48	/* <= 64: struct tdsim_cpu's frozen_mask */
+static_assert(TDSIM_MAX_EVENTS <= 64);
 #define TDSIM_MAX_GP		16
 #define TDSIM_MAX_FIXED		4
 
@@ -181,6 +183,17 @@ struct tdsim_cpu {
 	u64 base[TDSIM_MAX_EVENTS];
 	u64 last_now;	/* the latest tdsim_now(): time never goes back */
 	u64 truth_frozen;	/* tdsim_truth disabled by perf: its moment, or 0 */
+	/*
+	 * perf holds the CPU's own PMU disabled: its counters stand still, as
+	 * a hardware PMU's do.  @frozen_val holds each quantity an added event
+	 * counts (@frozen_mask) as it stood; @lost, what each counted while
+	 * stopped, which no event sees; @added, the events added per quantity.
+	 */
+	bool frozen;
+	u64 frozen_mask;
+	u64 frozen_val[TDSIM_MAX_EVENTS];
+	u64 lost[TDSIM_MAX_EVENTS];
+	u8 added[TDSIM_MAX_EVENTS];
 	/* truth history: a ring of @nr_epochs, the newest at @head */
 	struct tdsim_epoch epoch[TDSIM_EPOCHS];
 	unsigned int head;
@@ -197,6 +210,7 @@ extern bool tdsim_raw;				/* raw=1 */
 extern unsigned int tdsim_gp_counters;
 extern unsigned int tdsim_fixed_counters;
 extern bool tdsim_anythread;
+extern bool tdsim_freeze;
 extern atomic_t tdsim_fail_event_init;
 extern atomic_t tdsim_fail_add;
 extern u32 tdsim_noise_ppm;

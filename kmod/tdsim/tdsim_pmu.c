@@ -518,6 +518,22 @@ int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth)
 	return req.err;
 }
 
+static struct pmu tdsim_pmu;
+/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom); a copy */
+static struct pmu tdsim_atom_pmu;
+
+/*
+ * What event @i's counter shows at @now: its count less what it counted
+ * while the PMU was stopped, and while stopped the count it stopped at.
+ * Called with sc->lock held.
+ */
+static u64 tdsim_shown(const struct tdsim_cpu *sc, unsigned int i, u64 now)
+{
+	if (sc->frozen && (sc->frozen_mask & BIT_ULL(i)))
+		return sc->frozen_val[i] - sc->lost[i];
+	return tdsim_count(sc, i, now) - sc->lost[i];
+}
+
 static u64 tdsim_read_counter(struct perf_event *event)
 {
 	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
@@ -527,9 +543,69 @@ static u64 tdsim_read_counter(struct perf_event *event)
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	now = tdsim_now(sc);
 	tdsim_advance(sc, now);
-	val = tdsim_count(sc, event->hw.config, now);
+	val = tdsim_shown(sc, event->hw.config, now);
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 	return val;
+}
+
+/* Called with sc->lock held: quantity @i stands still until enabled. */
+static void tdsim_freeze_q(struct tdsim_cpu *sc, unsigned int i, u64 now)
+{
+	if (sc->frozen_mask & BIT_ULL(i))
+		return;
+	sc->frozen_val[i] = tdsim_count(sc, i, now);
+	sc->frozen_mask |= BIT_ULL(i);
+}
+
+/*
+ * perf_pmu_disable() and perf_pmu_enable() of the CPU's own PMU, on that
+ * CPU with interrupts off.  x86 stops every counter of the CPU at once
+ * (x86_pmu_disable_all() clears GLOBAL_CTRL; Arm clears PMCR_EL0.E), and
+ * perf's clock stands still for the events it moves meanwhile: a rotation,
+ * or the rescheduling perf_event_enable() does, takes a flexible event off
+ * and puts it back at one ctx time (perf_rotate_context(),
+ * ctx_time_freeze(), kernel/events/core.c, 6.12).  So the counts of those
+ * moments are lost to every event alike.  If tdsim's counters ran on, the
+ * pinned ones would count what the moved ones lose, unseen by perf's
+ * times: on a slow (debug) kernel, milliseconds in a rotation.
+ */
+static void tdsim_pmu_disable(struct pmu *pmu)
+{
+	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	bool atom = pmu == &tdsim_atom_pmu;
+	unsigned long flags;
+	unsigned int i;
+	u64 now;
+
+	if (!tdsim_freeze || atom != sc->atom)
+		return;
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	now = tdsim_now(sc);
+	sc->frozen = true;
+	for (i = 0; i < sc->model->nr_events; i++)
+		if (sc->added[i])
+			tdsim_freeze_q(sc, i, now);
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
+
+static void tdsim_pmu_enable(struct pmu *pmu)
+{
+	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	bool atom = pmu == &tdsim_atom_pmu;
+	unsigned long flags;
+	unsigned int i;
+	u64 now;
+
+	if (atom != sc->atom)
+		return;
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	now = tdsim_now(sc);
+	for (i = 0; i < sc->model->nr_events; i++)
+		if (sc->frozen_mask & BIT_ULL(i))
+			sc->lost[i] += tdsim_count(sc, i, now) - sc->frozen_val[i];
+	sc->frozen_mask = 0;
+	sc->frozen = false;
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
 }
 
 static void tdsim_update(struct perf_event *event, u64 now)
@@ -543,10 +619,6 @@ static void tdsim_event_update(struct perf_event *event)
 {
 	tdsim_update(event, tdsim_read_counter(event));
 }
-
-static struct pmu tdsim_pmu;
-/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom); a copy */
-static struct pmu tdsim_atom_pmu;
 
 /*
  * The CPU's own PMU only, as on x86 hybrid parts: x86_pmu_event_init()
@@ -660,6 +732,12 @@ static int tdsim_add(struct perf_event *event, int flags)
 			sc->gp_used |= BIT(idx);
 		}
 	}
+	if (idx >= 0) {
+		sc->added[event->hw.config]++;
+		/* added while perf holds the PMU disabled: it starts stopped */
+		if (sc->frozen)
+			tdsim_freeze_q(sc, event->hw.config, tdsim_now(sc));
+	}
 	raw_spin_unlock_irqrestore(&sc->lock, irqflags);
 	if (idx < 0)
 		return -EAGAIN;
@@ -684,6 +762,8 @@ static void tdsim_del(struct perf_event *event, int flags)
 		sc->fixed_used &= ~BIT(idx - TDSIM_FIXED_IDX);
 	else if (idx >= 0)
 		sc->gp_used &= ~BIT(idx);
+	if (idx >= 0)
+		sc->added[event->hw.config]--;
 	raw_spin_unlock_irqrestore(&sc->lock, irqflags);
 	event->hw.idx = -1;
 	perf_event_update_userpage(event);
@@ -804,6 +884,8 @@ static struct pmu tdsim_pmu = {
 	.task_ctx_nr	= perf_invalid_context,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.attr_groups	= tdsim_attr_groups,
+	.pmu_enable	= tdsim_pmu_enable,
+	.pmu_disable	= tdsim_pmu_disable,
 	.event_init	= tdsim_event_init,
 	.add		= tdsim_add,
 	.del		= tdsim_del,

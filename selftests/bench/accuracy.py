@@ -46,8 +46,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, L3, L4, SIM, TD, all_cpus, load, read_kv, settle, sh,  # noqa: E402
-                    truth_pct, unload, want_of, window_truth, write_profile)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, all_cpus, load, read_kv,  # noqa: E402
+                    settle, sh, truth_pct, unload, want_of, window_truth, write_profile)
 import tdformulas  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
@@ -360,7 +360,8 @@ def run_config(model, level, sim_args, sched, results, missed):
     print(f"# {tag}: perf groups: {show_groups(groups)}", flush=True)
     slice_us = os.environ.get("TD_SLICE_US")
     err = load(model, f"level={level}", "interval_ms=100",
-               *([f"slice_us={slice_us}"] if slice_us else []), sim_args=sim_args)
+               *([f"slice_us={slice_us}"] if slice_us else []),
+               sim_args=(IDEAL_PMU, *sim_args))
     if err:
         fail(f"{tag}: {err}")
         unload()

@@ -29,8 +29,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, L3, L4, SIM, TD, Tap, load, read_kv, settle, window_truth,  # noqa: E402
-                    unload, write_profile)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, load, read_kv,  # noqa: E402
+                    settle, unload, window_truth, write_profile)
 
 tap = Tap("topdown_phases")
 
@@ -107,7 +107,8 @@ def run_config(model, level, sim_args, sched):
     zen = model.startswith("zen")
     slice_us = os.environ.get("TD_SLICE_US")
     err = load(model, f"level={level}", "interval_ms=100",
-               *([f"slice_us={slice_us}"] if slice_us else []), sim_args=sim_args)
+               *([f"slice_us={slice_us}"] if slice_us else []),
+               sim_args=(IDEAL_PMU, *sim_args))
     tag = f"{model} level={level}{' ' + ' '.join(sim_args) if sim_args else ''}"
     if not tap(not err, f"{tag}: tdsim and topdown load {err}"):
         return

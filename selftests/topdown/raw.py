@@ -15,7 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (TD, Tap, all_cpus, load, read_kv, seq, settle, unload,  # noqa: E402
+from tdtest import (IDEAL_PMU, TD, Tap, all_cpus, load, read_kv, seq, settle, unload,  # noqa: E402
                     want_of, write_profile)
 from tdformulas import memory_nodes  # noqa: E402
 
@@ -68,7 +68,7 @@ def snapshot(cpu):
 
 
 def check_model(model, cpus):
-    err = load(model, "level=3", "interval_ms=500")
+    err = load(model, "level=3", "interval_ms=500", sim_args=(IDEAL_PMU,))
     if err:
         tap(False, f"{model}: tdsim and topdown level=3 load ({err})")
         return
@@ -130,7 +130,7 @@ def check_not_counted_totals(cpus):
     lost to the counts, 1.7-3.2 %.)
     """
     tag = "spr level=3 interval_ms=10"
-    err = load("spr", "level=3", "interval_ms=10")
+    err = load("spr", "level=3", "interval_ms=10", sim_args=(IDEAL_PMU,))
     if err:
         tap(False, f"{tag}: tdsim and topdown load ({err})")
         return

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, Tap, load, settle, sh, unload, want_of,  # noqa: E402
+from tdtest import (IDEAL_PMU, L1, L2, Tap, load, settle, sh, unload, want_of,  # noqa: E402
                     write_profile)
 
 tap = Tap("topdown_totals")
@@ -51,7 +51,7 @@ def pairs(samples, cpu):
 
 
 def check_model(model, unit, width, nodes1, nodes2, zen=False):
-    err = load(model, "level=2", "interval_ms=100")
+    err = load(model, "level=2", "interval_ms=100", sim_args=(IDEAL_PMU,))
     if not tap(not err, f"{model}: tdsim and topdown load ({err or 'ok'})"):
         return
     want = {}
