@@ -559,8 +559,9 @@ static void tdsim_freeze_q(struct tdsim_cpu *sc, unsigned int i, u64 now)
 
 /*
  * perf_pmu_disable() and perf_pmu_enable() of the CPU's own PMU, on that
- * CPU with interrupts off.  x86 stops every counter of the CPU at once
- * (x86_pmu_disable_all() clears GLOBAL_CTRL; Arm clears PMCR_EL0.E), and
+ * CPU with interrupts off.  A hardware PMU stops every counter of the CPU
+ * (x86_pmu_disable() -> x86_pmu.disable_all: Intel clears GLOBAL_CTRL,
+ * older AMD each counter's enable bit; Arm clears PMCR_EL0.E), and
  * perf's clock stands still for the events it moves meanwhile: a rotation,
  * or the rescheduling perf_event_enable() does, takes a flexible event off
  * and puts it back at one ctx time (perf_rotate_context(),
