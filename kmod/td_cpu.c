@@ -611,12 +611,18 @@ static void td_plan(struct td_cpu *tc, u64 len)
 	 * Slices of slice_us, but at least TD_MIN_ROUNDS turns of each set
 	 * per interval while the slices stay TD_SLICE_MIN_US or longer: a set
 	 * seen in a single window misses the phases of a short interval.
+	 * And at most TD_REG_WINDOWS turns, longer slices beyond: that is all
+	 * a set's regression remembers (td_reg.h), so more windows would
+	 * only fit it to the interval's end, and each switch costs a
+	 * rescheduling of the CPU's events per event enabled (1 ms slices
+	 * were 12 % of an emulated CPU at 1 s intervals, spr Level 3).
 	 */
 	if (n > 1) {
 		u64 floor = min_t(u64, TD_MIN_ROUNDS,
 				  div64_u64(len, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
 
-		rounds = max3(div64_u64(len, n * slice), floor, (u64)1);
+		rounds = min_t(u64, div64_u64(len, n * slice), TD_REG_WINDOWS);
+		rounds = max3(rounds, floor, (u64)1);
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);

@@ -34,7 +34,7 @@ MODULE_PARM_DESC(interval_ms, "sampling interval, 10-60000 ms (also in debugfs)"
 
 unsigned int td_slice_us = 1000;
 module_param_named(slice_us, td_slice_us, uint, 0444);
-MODULE_PARM_DESC(slice_us, "time slice of each event set when a level does not fit the counters, 500-100000 us");
+MODULE_PARM_DESC(slice_us, "shortest time slice of each event set when a level does not fit the counters (longer beyond 32 rounds an interval), 500-100000 us");
 
 /*
  * Loading takes no counter: MODULE_ALIAS_GENL_FAMILY lets any user's lookup

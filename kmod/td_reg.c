@@ -38,7 +38,6 @@
 #define TD_REG_Q		16		/* rates are Q16 */
 #define TD_REG_RATE_MAX		(BIT_ULL(24) - 1)	/* rates below 256 */
 #define TD_REG_PROD_SHIFT	8		/* products of rates: Q24 */
-#define TD_REG_DECAY_SHIFT	5
 #define TD_REG_RIDGE_SHIFT	16
 #define TD_REG_SOLVE_BITS	24		/* solved on values below 2^24 */
 #define TD_REG_BETA_MAX		((s64)BIT_ULL(34))	/* |beta| below 2^18, Q16 */

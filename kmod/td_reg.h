@@ -14,6 +14,13 @@
 #define TD_REG_MAX	8
 #define TD_REG_TRI	(TD_REG_MAX * (TD_REG_MAX + 1) / 2)
 
+/*
+ * A window weighs 1/2^TD_REG_DECAY_SHIFT less at each newer one of its
+ * set: a set's regression remembers about its last TD_REG_WINDOWS windows
+ */
+#define TD_REG_DECAY_SHIFT	5
+#define TD_REG_WINDOWS		BIT(TD_REG_DECAY_SHIFT)
+
 /**
  * struct td_reg_set - what one set's windows taught
  * @gram:   the regressors' rates (per normalizer count, Q16) multiplied
