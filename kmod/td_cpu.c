@@ -1113,7 +1113,16 @@ static void td_work(struct work_struct *work)
 	if (!td_snapshot(tc, &now))
 		goto unlock;
 	tc->tick++;
-	if (tc->tick >= tc->ticks || gen != tc->gen) {
+	/*
+	 * A new interval length or an end-interval request ends this one
+	 * now, but not before every set has had its turn: cut in its first
+	 * round, an interval had sets that never counted (not counted; a
+	 * cut just after a grid point did so in tdnl stat's window).  It
+	 * ends with the round instead, its sets' turns then slice_us each
+	 * (at arm: below), whatever the interval's own slices.
+	 */
+	if (tc->tick >= tc->ticks ||
+	    (gen != tc->gen && tc->tick >= tc->sets.nr)) {
 		unsigned int missing;
 
 		td_end_interval(tc, now);
@@ -1163,7 +1172,12 @@ static void td_work(struct work_struct *work)
 		sw = ktime_get_ns() - s0;
 	}
 arm:
-	td_arm(tc);
+	if (gen != tc->gen)	/* a cut waits for the round: short turns */
+		hrtimer_start(&tc->timer,
+			      ns_to_ktime(now + (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC),
+			      HRTIMER_MODE_ABS_PINNED);
+	else
+		td_arm(tc);
 unlock:
 	cost = tc->cost;
 	tc->cost = (struct td_stats){};
