@@ -21,7 +21,7 @@ SCHEMA = "build/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml"
 
 def ynl(*args):
     r = sh("/usr/bin/python3", CLI, "--spec", "uapi/topdown.yaml", "--schema",
-           SCHEMA, "--output-json", *args)
+           SCHEMA, "--output-json", *args, timeout=300)
     return r.returncode, r.stdout, r.stderr
 
 

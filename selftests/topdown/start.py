@@ -159,12 +159,15 @@ def stop_and_totals(cpus):
     tap(after.get(slots, 0) > kept.get(slots, 0),
         f"the totals go on from where they were ({kept.get(slots)} -> {after.get(slots)})")
     r = sh("/usr/bin/python3", CLI, "--spec", "uapi/topdown.yaml", "--schema", SCHEMA,
-           "--do", "set-config", "--json", '{"running": 2}')
+           "--do", "set-config", "--json", '{"running": 2}', timeout=300)
+    # (the YNL CLI validating the spec against its schema took over 60 s,
+    # sh()'s default, on the debug kernel of a slow machine: killed, it
+    # printed nothing)
     out = r.stdout + r.stderr
     tap(r.returncode != 0 and "integer out of range" in out and ".running" in out and
         "'max-value': 1" in out and "out of range" in out,
         f"set-config running=2: ERANGE, the extack naming running and its range "
-        f"({out.strip()[-160:]})")
+        f"(exit {r.returncode}: {out.strip()[-160:]})")
     tap(held() == want and running() == "1", f"... and nothing changed (held {held()})")
     with open(f"{TD}/running", "w") as f:
         f.write("0\n")
