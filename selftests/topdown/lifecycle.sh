@@ -62,32 +62,36 @@ check "interval_ms keeps the old value" [ "$(cat $TD/interval_ms)" = 100 ]
 check "interval_ms=10 accepted" bash -c "echo 10 > $TD/interval_ms"
 
 # hotplug: cpu1 offline and online 50 times while sampling every 10 ms
+# (TD_LIFECYCLE_CYCLES; the debug kernel's make check takes fewer, its
+# soak.sh cycles the CPU too)
+cycles=${TD_LIFECYCLE_CYCLES:-50}
+loads=${TD_LIFECYCLE_LOADS:-20}
 if [ "$ncpu" -ge 2 ]; then
 	before=$(awk '$1 == "TOPDOWN.SLOTS" { print $3 }' $TD/cpu1/raw)
-	for i in $(seq 50); do
+	for i in $(seq "$cycles"); do
 		echo 0 > /sys/devices/system/cpu/cpu1/online
-		[ "$i" = 25 ] && off_state=$(state_of 1)
+		[ "$i" = $(((cycles + 1) / 2)) ] && off_state=$(state_of 1)
 		echo 1 > /sys/devices/system/cpu/cpu1/online
 	done
 	check "offline CPU says offline" [ "$off_state" = offline ]
 	s=$(seq_of 1)
 	sleep 0.3
-	check "cpu1 samples again after 50 offline/online cycles" [ "$(seq_of 1)" -gt "$s" ]
+	check "cpu1 samples again after $cycles offline/online cycles" [ "$(seq_of 1)" -gt "$s" ]
 	check "cpu1 state ok after hotplug" [ "$(state_of 1)" = ok ]
 	after=$(awk '$1 == "TOPDOWN.SLOTS" { print $3 }' $TD/cpu1/raw)
 	check "cumulative totals continue across hotplug ($before -> $after)" [ "$after" -gt "$before" ]
 fi
 td_unload
 
-# load / unload 20 times while sampling every 10 ms
+# load / unload 20 times (TD_LIFECYCLE_LOADS) while sampling every 10 ms
 ok=1
-for i in $(seq 20); do
+for i in $(seq "$loads"); do
 	td_load model=icl -- model=icl interval_ms=10 || ok=0
 	sleep 0.05
 	rmmod topdown || ok=0
 	tdsim_unload
 done
-check "load/unload 20 times" [ "$ok" = 1 ]
+check "load/unload $loads times" [ "$ok" = 1 ]
 
 # faults: a counter that cannot be created is an error state, not numbers
 tdsim_load model=spr
