@@ -615,7 +615,7 @@ static void td_plan(struct td_cpu *tc, u64 len)
 	 * a set's regression remembers (td_reg.h), so more windows would
 	 * only fit it to the interval's end, and each switch costs a
 	 * rescheduling of the CPU's events per event enabled (1 ms slices
-	 * were 12 % of an emulated CPU at 1 s intervals, spr Level 3).
+	 * were 6 % of each emulated CPU at 1 s intervals, spr Level 3).
 	 */
 	if (n > 1) {
 		u64 floor = min_t(u64, TD_MIN_ROUNDS,
