@@ -57,6 +57,7 @@ class Tap:
         self.prefix = prefix
         self.n = 0
         self.failed = 0
+        self.skipped = 0
 
     def __call__(self, ok, name):
         self.n += 1
@@ -64,11 +65,19 @@ class Tap:
         print(f"{'ok' if ok else 'not ok'} {self.n} - {self.prefix}: {name}", flush=True)
         return ok
 
+    def skip(self, name, reason):
+        """a test not run here: kselftest's "ok N ... # SKIP", not a pass"""
+        self.n += 1
+        self.skipped += 1
+        print(f"ok {self.n} - {self.prefix}: {name} # SKIP {reason}", flush=True)
+
     def summary(self):
         """the summary line, then exit: 1 after a failure, 4 when nothing ran"""
-        print(f"# {self.prefix}: {self.n - self.failed} passed, {self.failed} failed",
+        skipped = self.skipped
+        print(f"# {self.prefix}: {self.n - self.failed - skipped} passed, "
+              f"{self.failed} failed" + (f", {skipped} skipped" if skipped else ""),
               flush=True)
-        sys.exit(1 if self.failed else 0 if self.n else 4)
+        sys.exit(1 if self.failed else 0 if self.n > skipped else 4)
 
     def skip_all(self, reason):
         """nothing to test here: kselftest's skip, exit status 4"""

@@ -141,13 +141,33 @@ def check_not_counted_totals(cpus):
     settle(cpus, 3)
 
     def consistent(c):
-        """end_ns and raw of one interval"""
-        for _ in range(50):
-            s0 = read_kv(f"{TD}/cpu{c}/info")
-            r = raw(c)
-            if read_kv(f"{TD}/cpu{c}/info")["seq"] == s0["seq"]:
-                return int(s0["end_ns"]), r
-        return None, None
+        """end_ns and raw of one interval: info, raw and info again, read
+        with pread on files held open (an open of a debugfs file is most of
+        a read's cost under emulation: 50 tries of three opens each all
+        straddled a 10 ms interval once, on a loaded host), until both
+        infos show one interval; for at most 2 s"""
+        fi = os.open(f"{TD}/cpu{c}/info", os.O_RDONLY)
+        fr = os.open(f"{TD}/cpu{c}/raw", os.O_RDONLY)
+
+        def kv(fd):
+            return dict(x.partition(" ")[::2] for x in
+                        os.pread(fd, 1 << 16, 0).decode().splitlines())
+        try:
+            t_end, tries = time.monotonic() + 2, 0
+            while time.monotonic() < t_end:
+                tries += 1
+                s0 = kv(fi)
+                text = os.pread(fr, 1 << 16, 0).decode()
+                if kv(fi)["seq"] == s0["seq"]:
+                    r = {f[0]: tuple(int(x) for x in f[1:5])
+                         for f in (line.split() for line in text.splitlines())}
+                    return int(s0["end_ns"]), r
+            print(f"# cpu{c}: {tries} tries in 2 s each straddled an interval",
+                  flush=True)
+            return None, None
+        finally:
+            os.close(fi)
+            os.close(fr)
     start = {c: consistent(c) for c in cpus}
     nc = {c: set() for c in cpus}
     seen = {c: set() for c in cpus}

@@ -34,6 +34,16 @@ PROFILES = [
     "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20 "
     "freq_mhz=3000",
 ]
+# On the debug kernel (KASAN, lockdep) under TCG, a 100 ms interval's count
+# of a zen4 Level 2 event that takes turns (seven sets of one) varied by
+# 940 to 2500 ppm (one sd, 80 intervals, 2026-11-26) where on 6.12 it
+# varied by 18 to 29: a read of its six counters took 29 us at best there
+# (2.6 on 6.12), and 9203 and 11209 reads (per CPU) were still slow after
+# three tries there, 19 and 36 on 6.12, in the same test.  Over 38
+# intervals that is 0.005 to 0.02 pp of a profile, and zen4's run-long
+# check (0.01 pp) failed in 1 of 4 runs there.  spr and neoverse-n1 count
+# every event all the time at level 2 and keep the check.
+DEBUG_KERNEL = os.uname().release.endswith("-tddebug")
 MHZ = [2000, 3000]	# each CPU's: tdsim's default, and its profile's
 
 
@@ -48,6 +58,21 @@ def pairs(samples, cpu):
     """consecutive intervals of one CPU: (earlier, later)"""
     mine = [s for s in samples if s["cpu"] == cpu and s.get("totals")]
     return [(a, b) for a, b in zip(mine, mine[1:]) if b["seq"] == a["seq"] + 1]
+
+
+def show_worst(samples, where, want):
+    """the node and CPU furthest from the profile over the run, and its
+    intervals furthest from it, with how each was counted"""
+    c, k = where
+    ps = sorted(pairs(samples, c), key=lambda ab: -abs(
+        100 * (ab[1]["totals"][k] - ab[0]["totals"][k]) /
+        max(1, ab[1]["totals"]["slots"] - ab[0]["totals"]["slots"]) - want[c][k]))
+    print(f"# worst: cpu{c} {k}, profile {want[c][k]}", flush=True)
+    for a, b in ps[:3]:
+        d = b["totals"][k] - a["totals"][k]
+        du = b["totals"]["slots"] - a["totals"]["slots"]
+        rest = {x: b[x] for x in b if x not in ("totals", "level1", "level2")}
+        print(f"#   seq {b['seq']}: {100 * d / max(1, du):.4f} %; {rest}", flush=True)
 
 
 def check_model(model, unit, width, nodes1, nodes2, zen=False):
@@ -100,18 +125,27 @@ def check_model(model, unit, width, nodes1, nodes2, zen=False):
     if len(first) < 2:
         tap(False, f"{model}: both CPUs' totals over the run")
         return
-    err, mix_err = 0.0, 0.0
+    err, mix_err, where = 0.0, 0.0, None
     du = {c: last[c][unit] - first[c][unit] for c in (0, 1)}
     for k in nodes1 + nodes2:
         for c in (0, 1):
-            err = max(err, abs(100 * (last[c][k] - first[c][k]) / du[c] - want[c][k]))
+            e = abs(100 * (last[c][k] - first[c][k]) / du[c] - want[c][k])
+            if e > err:
+                err, where = e, (c, k)
         mix = sum(last[c][k] - first[c][k] for c in (0, 1)) / sum(du.values())
         wmix = sum(want[c][k] * du[c] for c in (0, 1)) / sum(du.values())
         mix_err = max(mix_err, abs(100 * mix - wmix))
-    tap(err <= 0.01, f"{model}: over the run each CPU's totals give its profile "
-        f"(worst {err:.4f} pp)")
-    tap(mix_err <= 0.01, f"{model}: summed over both CPUs, the slot-weighted mix "
-        f"of their profiles (worst {mix_err:.4f} pp)")
+    run_name = f"{model}: over the run each CPU's totals give its profile"
+    mix_name = f"{model}: summed over both CPUs, the slot-weighted mix of their profiles"
+    if zen and DEBUG_KERNEL:
+        why = (f"on the debug kernel (worst {err:.4f} and {mix_err:.4f} pp): "
+               "its events that take turns vary 50x more there")
+        tap.skip(run_name, why)
+        tap.skip(mix_name, why)
+        return
+    if not tap(err <= 0.01, f"{run_name} (worst {err:.4f} pp)"):
+        show_worst(samples, where, want)
+    tap(mix_err <= 0.01, f"{mix_name} (worst {mix_err:.4f} pp)")
 
 
 def main():
