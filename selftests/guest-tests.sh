@@ -7,7 +7,7 @@
 # Each exits as kselftest's tests do (1 after a failure, 4 when it skipped
 # everything); one that exits otherwise than 0 or 4 without a "not ok"
 # line of its own (it died) adds that failure.  TD_GUEST_TESTS replaces
-# the list, TD_GUEST_EXTRA adds to it.  Where the kernel has kmemleak (the
+# the list, TD_GUEST_EXTRA adds to it, TD_GUEST_SKIP takes from it.  Where the kernel has kmemleak (the
 # debug kernel), a last test: no unreferenced object after them all.
 set -u
 cd "$(dirname "$0")/.."
@@ -22,6 +22,10 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 fi
 all=${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/fixed3.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/topdown/pmu.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/tdnl/stat.py selftests/tdnl/explain.py selftests/tdnl/top.py selftests/install/guest.sh}
 all="$all ${TD_GUEST_EXTRA:-}"
+for t in ${TD_GUEST_SKIP:-}; do
+	all=" $all "
+	all=${all// $t / }
+done
 
 # The tests of the kselftest collections (selftests/Makefile's list) run
 # under the kernel's own runner, run_kselftest.sh -t COLLECTION:TEST, with
