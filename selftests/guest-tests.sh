@@ -7,8 +7,9 @@
 # Each exits as kselftest's tests do (1 after a failure, 4 when it skipped
 # everything); one that exits otherwise than 0 or 4 without a "not ok"
 # line of its own (it died) adds that failure.  TD_GUEST_TESTS replaces
-# the list, TD_GUEST_EXTRA adds to it, TD_GUEST_SKIP takes from it.  Where the kernel has kmemleak (the
-# debug kernel), a last test: no unreferenced object after them all.
+# the list, TD_GUEST_EXTRA adds to it, TD_GUEST_SKIP takes from it.
+# Where the kernel has kmemleak (the debug kernel), a last test: no
+# unreferenced object after them all.
 set -u
 cd "$(dirname "$0")/.."
 [ -n "${TD_KO_DIR:-}" ] || { echo "guest-tests: not in the VM (no TD_KO_DIR)" >&2; exit 2; }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel's own YNL CLI (linux-source-6.12 tools/net/ynl/cli.py),
 driven by our spec uapi/topdown.yaml (which the host's netlink/spec.py
-validates against the genetlink schema), as a client no one here wrote: get-info, a get-sample dump, one
-notification from the samples group, and set-config's extack.  In the
+validates against the genetlink schema), as a client no one here wrote:
+get-info, a get-sample dump, one notification from the samples group,
+and set-config's extack.  In the
 guest, on tdsim (spr).
 """
 import json

@@ -48,13 +48,18 @@ MEM_NODES = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound",
              "mem_bandwidth", "mem_latency"]
 
 
-def raw(cpu):
-    """name -> (delta, total, enabled_ns, running_ns)"""
+def parse_raw(text):
+    """cpuN/raw's text: name -> (delta, total, enabled_ns, running_ns)"""
     out = {}
-    for line in open(f"{TD}/cpu{cpu}/raw"):
+    for line in text.splitlines():
         f = line.split()
         out[f[0]] = tuple(int(x) for x in f[1:5])
     return out
+
+
+def raw(cpu):
+    """name -> (delta, total, enabled_ns, running_ns)"""
+    return parse_raw(open(f"{TD}/cpu{cpu}/raw").read())
 
 
 def snapshot(cpu):
@@ -159,9 +164,7 @@ def check_not_counted_totals(cpus):
                 s0 = kv(fi)
                 text = os.pread(fr, 1 << 16, 0).decode()
                 if kv(fi)["seq"] == s0["seq"]:
-                    r = {f[0]: tuple(int(x) for x in f[1:5])
-                         for f in (line.split() for line in text.splitlines())}
-                    return int(s0["end_ns"]), r
+                    return int(s0["end_ns"]), parse_raw(text)
             print(f"# cpu{c}: {tries} tries in 2 s each straddled an interval",
                   flush=True)
             return None, None
