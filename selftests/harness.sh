@@ -47,6 +47,16 @@ status_of 0 "shell: all passed" sh_test "t_ok a; t_skip b why; t_done"
 status_of 1 "shell: one failed" sh_test "t_ok a; t_fail b; t_done"
 status_of 4 "shell: skipped everything" sh_test "t_skip a why; t_done"
 
+# several programs' statuses together (unit/run.sh)
+status_of 0 "merge: passed and skipped" t_merge 0 4 0
+status_of 1 "merge: one failed" t_merge 0 1 4
+status_of 1 "merge: one died" t_merge 4 139 0
+status_of 4 "merge: all skipped" t_merge 4 4
+# one test of two conditions (check runs one command)
+status_of 1 "check_rc: a false condition fails" sh_test "[ 1 = 1 ] && [ 1 = 2 ]; check_rc two \$?; t_done"
+# netlink/run.sh outside the VM skips, as kselftest's tests do
+status_of 4 "netlink/run.sh outside the VM" env -u TD_KO_DIR bash selftests/netlink/run.sh
+
 # guest-tests.sh's accounting, with stand-in tests
 printf '#!/bin/sh\necho "ok 1 - fake: fine"\nexit 0\n' > "$tmp/pass.sh"
 printf '#!/bin/sh\necho "not ok 1 - fake: broke"\nexit 1\n' > "$tmp/fail.sh"

@@ -26,6 +26,12 @@ check() {
 	if "$@"; then t_ok "$name"; else t_fail "$name"; fi
 }
 
+# cond1 && cond2; check_rc "name" $?: one test of several conditions
+# (check runs one command: "check name [ a ] && [ b ]" tests [ a ] only)
+check_rc() {
+	if [ "$2" -eq 0 ]; then t_ok "$1"; else t_fail "$1"; fi
+}
+
 # check_err "name" ERRNO-TEXT cmd...: cmd must fail and say ERRNO-TEXT
 check_err() {
 	local name=$1 want=$2 out
@@ -45,6 +51,20 @@ t_done() {
 	[ "$TD_SKIPPED" -lt "$TD_T" ] || return 4
 }
 
+# t_merge STATUS...: the kselftest status of several programs together: 1
+# when one failed (neither 0 nor 4), 4 when all skipped (or none ran), else 0
+t_merge() {
+	local r all=4
+	for r; do
+		case $r in
+		0) [ "$all" = 4 ] && all=0 ;;
+		4) ;;
+		*) all=1 ;;
+		esac
+	done
+	return "$all"
+}
+
 # Modules: the VM runner sets TD_KO_DIR.
 tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
 tdsim_unload() { rmmod tdsim 2>/dev/null || true; }
@@ -57,6 +77,13 @@ TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neo
 # 2026-11-26's CI (selftests/check says more).
 TD_ONLY_612="selftests/tdsim/truth.sh selftests/topdown/accuracy.py selftests/topdown/raw.py
 	selftests/tdnl/export.py selftests/tdnl/explain.py selftests/tdnl/top.py"
+
+# The guest tests make check runs on the debug kernel (selftests/check
+# says why these): make soak runs the rest there too.
+TD_DEBUG_TESTS="selftests/topdown/kvm.py
+	selftests/topdown/hybrid.py selftests/topdown/totals.py
+	selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/netlink/run.sh
+	selftests/soak/soak.sh"
 
 # t_totals FILE: make check's and make soak's last lines, from every
 # "ok"/"not ok" line in FILE: the failed ones, then "N passed, N failed,

@@ -38,9 +38,9 @@ check "$stage copied into /" bash -c "cp -a '$stage/lib/modules/$k/.' '/lib/modu
 path=$(modinfo -n topdown 2> /dev/null)
 check "modinfo -n topdown: $path" [ "${path#/lib/modules/"$k"/updates/topdown.ko}" != "$path" ]
 check "modprobe topdown" modprobe topdown
-check "loaded: version $(cat /sys/module/topdown/version 2> /dev/null), start=$(cat /sys/module/topdown/parameters/start 2> /dev/null) (idle)" \
-	[ "$(cat /sys/module/topdown/version 2> /dev/null)" = "$VERSION" ] &&
+[ "$(cat /sys/module/topdown/version 2> /dev/null)" = "$VERSION" ] &&
 	[ "$(cat /sys/module/topdown/parameters/start)" = N ]
+check_rc "loaded: version $(cat /sys/module/topdown/version 2> /dev/null), start=$(cat /sys/module/topdown/parameters/start 2> /dev/null) (idle)" $?
 out=$($TDNL info 2>&1)
 check "$TDNL info answers (topdown $VERSION)" grep -q "^topdown $VERSION " <<< "$out"
 check "modprobe -r topdown" modprobe -r topdown
@@ -50,8 +50,8 @@ modprobe tdsim model=spr
 type=$(cat /sys/bus/event_source/devices/tdsim/type 2> /dev/null)
 check "modprobe tdsim model=spr, then topdown on it" modprobe topdown pmu_type="$type" model=spr
 p=/sys/module/topdown/parameters
-check "the example's options: start=$(cat $p/start) level=$(cat $p/level) interval_ms=$(cat $p/interval_ms)" \
-	[ "$(cat $p/start)" = Y ] && [ "$(cat $p/level)" = 2 ] && [ "$(cat $p/interval_ms)" = 1000 ]
+[ "$(cat $p/start)" = Y ] && [ "$(cat $p/level)" = 2 ] && [ "$(cat $p/interval_ms)" = 1000 ]
+check_rc "the example's options: start=$(cat $p/start) level=$(cat $p/level) interval_ms=$(cat $p/interval_ms)" $?
 for _ in $(seq 40); do
 	grep -qx "state ok" /sys/kernel/debug/topdown/cpu0/info && break
 	sleep 0.25

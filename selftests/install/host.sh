@@ -49,9 +49,9 @@ for k in $KVERS; do
 		ko=$(find "$dest/lib/modules/$k/updates" -name "$m.ko*" 2> /dev/null | head -1)
 		magic=$(field vermagic "$ko")
 		v=$([ $m = topdown ] && echo ", version $(field version "$ko")")
-		check "make install KVER=$k: updates/${ko##*/}$v, vermagic ${magic%% *}" \
-			[ -n "$ko" ] && [ "${magic%% *}" = "$k" ] &&
+		[ -n "$ko" ] && [ "${magic%% *}" = "$k" ] &&
 			{ [ $m = tdsim ] || [ "$(field version "$ko")" = "$VERSION" ]; }
+		check_rc "make install KVER=$k: updates/${ko##*/}$v, vermagic ${magic%% *}" $?
 	done
 done
 p=$dest/usr/local
@@ -99,7 +99,8 @@ for k in $KVERS; do
 	for m in topdown tdsim; do
 		ko=$(find "$dir" -name "$m.ko*" 2> /dev/null | head -1)
 		magic=$(field vermagic "$ko")
-		check "dkms build -k $k: ${ko##*/} for ${magic%% *}" [ -n "$ko" ] && [ "${magic%% *}" = "$k" ]
+		[ -n "$ko" ] && [ "${magic%% *}" = "$k" ]
+		check_rc "dkms build -k $k: ${ko##*/} for ${magic%% *}" $?
 	done
 	check "dkms status: built for $k" bash -c "dkms status topdown/$VERSION -k '$k' 2> /dev/null | grep -q ': built'"
 done

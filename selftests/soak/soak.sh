@@ -113,11 +113,15 @@ else
 	) &
 	: > "$tmp/t0"
 	totals_down > /dev/null
-	down=0
+	down=0 nohp=0
 	start=$(date +%s.%N)
 	for i in $(seq "$CYCLES"); do
-		echo 0 > /sys/devices/system/cpu/cpu1/online
-		echo 1 > /sys/devices/system/cpu/cpu1/online
+		# a write the kernel refused, or a CPU that did not go, is a
+		# cycle that did not happen
+		{ echo 0 > /sys/devices/system/cpu/cpu1/online &&
+		  [ "$(cat /sys/devices/system/cpu/cpu1/online)" = 0 ] &&
+		  echo 1 > /sys/devices/system/cpu/cpu1/online; } 2> /dev/null ||
+			nohp=$((nohp + 1))
 		# every event's total, on every CPU, never goes down
 		down=$((down + $(totals_down)))
 	done
@@ -128,6 +132,7 @@ else
 	sleep 0.3
 	seq2=$(awk '$1 == "seq" { print $2 }' $TD/cpu1/info)
 	t_info "$CYCLES offline/online cycles of cpu1 in $secs s"
+	check "hotplug: every one of $CYCLES cycles took cpu1 offline and back ($nohp did not)" [ "$nohp" -eq 0 ]
 	check "hotplug: cpu1 samples again after $CYCLES cycles (seq $seq1 -> $seq2)" [ "$seq2" -gt "$seq1" ]
 	check "hotplug: no event's total went down on any CPU ($down times)" [ "$down" -eq 0 ]
 	alive=0
@@ -136,8 +141,8 @@ else
 	wait "$jw"; jrc=$?
 	wait "$tw"; trc=$?
 	samples=$(grep -c '^{' "$tmp/json")
-	check "hotplug: both watchers ran throughout and ended on SIGINT with status 0 ($jrc, $trc; $samples JSON samples)" \
-		[ "$alive" = 1 ] && [ "$jrc" -eq 0 ] && [ "$trc" -eq 0 ] && [ "$samples" -gt 0 ]
+	[ "$alive" = 1 ] && [ "$jrc" -eq 0 ] && [ "$trc" -eq 0 ] && [ "$samples" -gt 0 ]
+	check_rc "hotplug: both watchers ran throughout and ended on SIGINT with status 0 ($jrc, $trc; $samples JSON samples)" $?
 	bad=$(python3 -c '
 import json, sys
 bad = 0
@@ -158,8 +163,8 @@ for f in os.listdir(sys.argv[1]):
     except ValueError:
         bad += 1
 print(bad)' "$tmp/show")
-	check "hotplug: $dumps dumps (tdnl -j show), $dbad failed, $unparsed of them do not parse" \
-		[ "$dumps" -gt 0 ] && [ "$dbad" -eq 0 ] && [ "$unparsed" -eq 0 ]
+	[ "$dumps" -gt 0 ] && [ "$dbad" -eq 0 ] && [ "$unparsed" -eq 0 ]
+	check_rc "hotplug: $dumps dumps (tdnl -j show), $dbad failed, $unparsed of them do not parse" $?
 	t_info "level changes done meanwhile: $(cat "$tmp/levels")"
 	check "hotplug: the level changed meanwhile ($(cat "$tmp/levels") times)" [ "$(cat "$tmp/levels")" -gt 0 ]
 	rmmod topdown

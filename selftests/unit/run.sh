@@ -3,13 +3,15 @@
 # Host unit tests: builds each selftests/unit/*_test.c against the shared
 # kernel sources it tests (in userspace) and the kselftest harness from
 # linux-source-6.12, then runs it.  A build failure is a failed test.
+# Exits 1 after a failure, 4 when every program skipped, else 0.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
+source selftests/lib.sh
 out=build/unit
 mkdir -p "$out"
 harness=build/linux-source-6.12/tools/testing/selftests
 n=0
-rc=0
+sts=()	# each program's exit status
 for t in selftests/unit/*_test.c; do
 	name=$(basename "$t" .c)
 	# the kernel sources under test: td_math_test.c tests kmod/td_math.c
@@ -25,10 +27,11 @@ for t in selftests/unit/*_test.c; do
 	if ! gcc -Wall -Werror -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I"$harness" -Iuapi -Ikmod -Itools/tdnl -o "$out/$name" "$t" "${srcs[@]}" 2> "$out/$name.log"; then
 		echo "not ok $n - unit: $name builds"
 		sed 's/^/# /' "$out/$name.log"
-		rc=1
+		sts+=(1)
 		continue
 	fi
-	# the kselftest harness exits 1 after a failure
-	"$out/$name" || rc=1
+	# the kselftest harness exits 1 after a failure, 4 when all skipped
+	"$out/$name"
+	sts+=($?)
 done
-exit $rc
+t_merge "${sts[@]}"
