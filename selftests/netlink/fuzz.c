@@ -18,9 +18,9 @@
  * configuration (level, interval, running) as it was; an unprivileged one
  * must never change it, and nobody has nothing taken (every command needs
  * CAP_PERFMON or CAP_SYS_ADMIN).
- * Afterwards the module must sample normally.  A WARN, BUG or Oops fails
- * the VM run (selftests/vm/run); the dmesg lines since the start are
- * counted here too.
+ * Afterwards the module must sample normally (run.sh checks it).  A WARN,
+ * BUG or Oops fails the VM run: selftests/vm/run reads the guest's kernel
+ * log at the end.
  *
  *   fuzz N SEED      N messages as root and N as nobody (run.sh gives them)
  *

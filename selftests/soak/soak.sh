@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Soaks, in the guest: make check runs the short form on the debug kernel
-# (20 and 10), make
-# soak the long one (1000 and 100).
+# (8 cycles and 5 loads), make soak the long one (1000 and 100).
 #
 # 1. Hotplug: cpu1 offline and online TD_SOAK_CYCLES times (100 unless set)
 #    at 10 ms intervals, while `tdnl -j watch` and `tdnl watch` listen, a
