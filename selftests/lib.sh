@@ -67,7 +67,8 @@ t_merge() {
 
 # Modules: the VM runner sets TD_KO_DIR.
 tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
-tdsim_unload() { rmmod tdsim 2>/dev/null || true; }
+# topdown first: it holds tdsim's events (a test before may have left it)
+tdsim_unload() { rmmod topdown 2>/dev/null; rmmod tdsim 2>/dev/null || true; }
 TDSIM_DBG=/sys/kernel/debug/tdsim
 TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex gracemont crestmont"
 
