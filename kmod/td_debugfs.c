@@ -175,6 +175,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "restarts %llu\n", tc->restarts);
 	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap_min_ns);
 	seq_printf(s, "snapshot_retries %llu\n", tc->snap_retries);
+	seq_printf(s, "snapshot_rereads %llu\n", tc->snap_rereads);
 	seq_printf(s, "snapshot_slow %llu\n", tc->snap_slow);
 	seq_printf(s, "snapshot_slow_max_ns %llu\n", tc->snap_max_ns);
 	seq_printf(s, "seq %llu\n", tc->seq);

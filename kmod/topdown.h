@@ -181,7 +181,9 @@ void td_stats_sum(struct td_stats *sum);
  * @restarts: times the sets were rebuilt because a counter was taken
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
- * @snap_slow: reads still too long after TD_SNAP_TRIES, taken as they were
+ * @snap_rereads: single counters read again on the last try (td_snapshot())
+ * @snap_slow: reads with one counter's read still too long on the last
+ *             try, taken as they were
  * @snap_max_ns: the longest of those, ns
  * @cost:     this sampling work's reads and notifications, added to the
  *            CPU's statistics when it ends (td_stats_add())
@@ -229,7 +231,7 @@ struct td_cpu {
 	u32 held_fixed;
 	unsigned int held_gp;
 	u64 restarts;
-	u64 snap_min_ns, snap_retries, snap_slow, snap_max_ns;
+	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
 };
