@@ -160,6 +160,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "sets %u\n", tc->nr_sets);
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
+	seq_printf(s, "time_scaled %u\n", tc->time_scaled);
 	for (i = 0; i < 3 && i < READ_ONCE(td_level); i++)
 		seq_printf(s, "counted_level%u %u.%06u\n", i + 1,
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);

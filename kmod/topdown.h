@@ -169,12 +169,17 @@ void td_stats_sum(struct td_stats *sum);
  * @regressed: of its events that took turns, how many were estimated by
  *            regression (the others were scaled alone)
  * @turns:    how many of its events took turns
+ * @time_scaled: how many of its events, other than those counted all the
+ *            time, were scaled by perf's running time: another perf user
+ *            took their counter for more than TD_MUX_BELOW_PPM allows and
+ *            none of their windows was whole (td_foreign())
  * @scaled_alone: intervals since load in which some event that took turns
  *            was scaled alone (no regression yet, or a window without one
  *            of the events counted all the time, or a foreign perf user)
  * @foreign:  another perf user took a counter from an event of ours in
  *            the last interval: the next is read in slices even with one
  *            set, for windows that rotation did not cut (td_counter.whole)
+ * @planned_foreign: @foreign as the current interval was planned
  * @held_fixed: bitmap of the fixed counters found held by others
  * @held_gp:  general-purpose counters the sets were made without: held by
  *            others or absent (a VM's PMU may have fewer than the model)
@@ -225,9 +230,9 @@ struct td_cpu {
 	u32 mux_ppm;
 	u32 counted[3];
 	unsigned int nr_sets;
-	unsigned int regressed, turns;
+	unsigned int regressed, turns, time_scaled;
 	u64 scaled_alone;
-	bool foreign;
+	bool foreign, planned_foreign;
 	u32 held_fixed;
 	unsigned int held_gp;
 	u64 restarts;

@@ -28,7 +28,10 @@ perf record's group, not with the module: it ran 4-17 % of the time while
 the module held it pinned); perf record's samples read a memory share
 within 0.5 pp; topdown.ko flags cpu1 multiplexed while they run, shows
 fixed counter 3 held by others, and its Level 1/2 stay within 0.5 pp of
-the profile (scaled counts of a steady profile); after them, within 40
+the profile (scaled counts of a steady profile), except that Level 2 may
+be n/a in an interval the module says it could scale only by perf's running
+time (info time_scaled; an interval planned before perf came), in at most a
+quarter of the intervals read; after them, within 40
 intervals, cpu1 has fixed counter 3 back and is no longer multiplexed,
 and its raw totals only grew.
 A WARN, BUG or Oops fails the VM run.  Every figure is measured here.
@@ -167,6 +170,10 @@ def main():
         ps, pr = perf_stat_start(), perf_record_start(data)
         # topdown.ko meanwhile: its flag and its numbers, sample by sample
         mux, worst, n, shown, left = 0, [0.0, 0.0], 0, None, 0
+        # Level 2's worst by how the interval was counted: with events
+        # scaled by perf's running time (no whole window) or not
+        by_time, seqs, first_mux = {True: 0.0, False: 0.0}, {True: set(), False: set()}, None
+        l2_na = set()
         while ps.poll() is None or pr.poll() is None:
             time.sleep(0.1)
             info, lv, raw = sample()
@@ -175,12 +182,30 @@ def main():
             n += 1
             mux += info.get("multiplexed") == "yes"
             left += "fixed3" in info.get("held", "")
+            if first_mux is None and info.get("multiplexed") == "yes":
+                first_mux = info.get("seq")
             for i, nodes in enumerate((L1, L2)):
                 e, node = levels_error(want, lv, nodes)
+                # Level 2 not published because its events could only be
+                # scaled by perf's running time (the module says so in
+                # time_scaled): counted, not an error; n/a otherwise is one
+                if i == 1 and e is None and info.get("time_scaled", "0") != "0":
+                    l2_na.add(info.get("seq"))
+                    continue
+                if i == 1 and e is not None:
+                    t = info.get("time_scaled", "0") != "0"
+                    by_time[t] = max(by_time[t], e)
+                    seqs[t].add(info.get("seq"))
                 if e is None or e > worst[i]:
                     worst[i] = 100.0 if e is None else e
                     if worst[i] > LIMIT[i]:
                         shown = (node, info, lv, raw)
+        print(f"# round {r}: Level 2 n/a in {len(l2_na)} intervals (seqs "
+              f"{sorted(l2_na, key=int)[:8]}: events only perf's running time "
+              f"could scale; first multiplexed seq {first_mux}); worst "
+              f"{by_time[True]:.3f} pp in the {len(seqs[True])} published with "
+              f"such events, {by_time[False]:.3f} in the {len(seqs[False])} others",
+              flush=True)
         rc, st, serr = perf_stat_result(ps)
         rrc, samples, mem, rerr = perf_record_result(pr, data)
         if rc or len(st) < 3 or None in (v[0] for v in st.values()):
@@ -203,8 +228,12 @@ def main():
             f"{mem if mem is not None else float('nan'):.2f} % (profile "
             f"{want['memory_bound']:.0f}; status {rrc}{' ' + rerr.strip()[-200:] if rrc else ''})")
         tap(left > 0, f"round {r}: topdown.ko left fixed counter 3 to perf in {left} of {n} reads")
-        if not tap(n > 0 and mux > 0 and worst[0] <= LIMIT[0] and worst[1] <= LIMIT[1],
+        seen = len(seqs[True] | seqs[False] | l2_na)
+        if not tap(n > 0 and mux > 0 and worst[0] <= LIMIT[0] and worst[1] <= LIMIT[1] and
+                   4 * len(l2_na) <= seen,
                    f"round {r}: topdown.ko flagged multiplexed in {mux} of {n} reads; "
+                   f"Level 2 n/a (time_scaled) in {len(l2_na)} of {seen} intervals "
+                   f"(at most a quarter); "
                    f"Level 1 within {LIMIT[0]} pp of the profile (worst {worst[0]:.3f}), "
                    f"Level 2 within {LIMIT[1]} pp (worst {worst[1]:.3f}"
                    f"{', ' + shown[0] if shown else ''})") and shown:
