@@ -533,6 +533,7 @@ static void td_foreign(struct td_cpu *tc)
 		u32 n = tc->ctr[tc->sets.norm].foreign_ppm;
 
 		k->by_whole = false;
+		k->by_time = false;
 		if (k->foreign_ppm < TD_PPM)
 			tc->foreign = true;
 		/* the events counted all the time give the interval's own counts */
@@ -544,8 +545,10 @@ static void td_foreign(struct td_cpu *tc)
 			continue;
 		}
 
-		if (k->foreign_ppm < TD_MUX_BELOW_PPM && !(tc->sets.every & BIT(i)))
+		if (k->foreign_ppm < TD_MUX_BELOW_PPM && !(tc->sets.every & BIT(i))) {
+			k->by_time = true;
 			tc->time_scaled++;
+		}
 		if (k->foreign_ppm < TD_PPM && k->foreign_ppm)
 			k->acc.count = mul_u64_u64_div_u64(k->acc.count, TD_PPM,
 							   k->foreign_ppm);
@@ -1086,9 +1089,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 		 * load).  Its level is not published for that interval; the
 		 * next is read in slices, whose whole windows count it.
 		 */
-		if (!tc->planned_foreign && !k->by_whole &&
-		    k->foreign_ppm < TD_MUX_BELOW_PPM &&
-		    !(tc->sets.every & BIT(i)) && lvl <= 2) {
+		if (!tc->planned_foreign && k->by_time && lvl <= 2) {
 			if (lvl <= 1)
 				not_counted = true;
 			else

@@ -60,6 +60,9 @@ enum td_slots_from {
  *            perf user's rotation took none of it
  * @whole_run: the time those windows took, ns
  * @by_whole: the last interval's count is from @whole (td_foreign())
+ * @by_time:  the last interval's count had no whole window and another perf
+ *            user took much of its time: perf's running time alone scaled
+ *            it (td_foreign(); counted in td_cpu.time_scaled)
  * @delta:    the last interval's count, over the whole interval
  * @total:    cumulative count since load (continues across hotplug)
  * @d_enabled: the last interval's length, ns (the same for every event)
@@ -68,7 +71,7 @@ enum td_slots_from {
 struct td_counter {
 	struct perf_event *event;
 	u64 last, last_ns;
-	bool based, snap_on, by_whole;
+	bool based, snap_on, by_whole, by_time;
 	u32 foreign_ppm;
 	u64 last_gap;
 	struct td_acc acc;
@@ -301,6 +304,7 @@ void td_nl_burst_stats(u64 *msgs, u64 *dgrams);
 
 /* td_debugfs.c */
 void td_debugfs_init(void);
+void td_debugfs_cpu(unsigned int cpu);
 void td_debugfs_exit(void);
 
 #endif /* _TOPDOWN_H */
