@@ -125,6 +125,13 @@ static void td_cpus_stopped(bool stopped)
 		td_cpu_stopped(td_cpu(cpu), stopped);
 }
 
+/* a CPU coming online: its files if it was not present at load, counters */
+static int td_hp_online(unsigned int cpu)
+{
+	td_debugfs_cpu(cpu);
+	return td_cpu_online(cpu);
+}
+
 /* open every online CPU's counters, and each CPU's as it comes online */
 static int td_hp_setup(void)
 {
@@ -133,7 +140,7 @@ static int td_hp_setup(void)
 	td_cpus_stopped(false);
 	td_cpu_log_reset();
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "topdown:online",
-				td_cpu_online, td_cpu_offline);
+				td_hp_online, td_cpu_offline);
 	if (ret < 0) {
 		td_cpus_stopped(true);
 		return ret;
