@@ -22,10 +22,11 @@ for rel in 6.1 6.12 6.1-arm64 6.12-arm64; do
 		kdir=$arm64_root/usr/src/linux-headers-$kver
 		karch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	fi
-	obj=$TOP/build/$kver
+	# a tree of its own (make check's VMs load build/KVER's, beside it)
+	obj=$TOP/build/static/$kver
 	# rebuild from scratch so every warning shows
 	find "$obj" -name "*.o" -delete 2>/dev/null
-	log=$(make -s modules KVER="$kver" 2>&1)
+	log=$(make -s modules KVER="$kver" OBJ="$obj" 2>&1)
 	rc=$?
 	warn=$(grep -E "warning:|error:" <<<"$log")
 	if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$obj/tdsim.ko" ]; then
