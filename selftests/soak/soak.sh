@@ -15,8 +15,9 @@
 #
 # kmemleak, where the kernel has it (the debug kernel, issue 12), is
 # scanned after each soak: no new leak (with TD_SOAK_LEAKS_AT_END, as make
-# check sets it, only by guest-tests.sh's check after every test).  A WARN, BUG or Oops fails the VM
-# run (selftests/vm/run).  Every figure printed was measured here.
+# check sets it, only by guest-tests.sh's check after every test).  A
+# WARN, BUG or Oops fails the VM run (selftests/vm/run).  Every figure
+# printed was measured here.
 set -u
 cd "$(dirname "$0")/../.."
 TD_PREFIX=soak
