@@ -4,6 +4,7 @@ debugfs files, loading tdsim with topdown on it, and the numbers a tdsim
 profile should give back.  A test imports it with
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 """
+import json
 import os
 import subprocess
 import sys
@@ -107,6 +108,25 @@ def all_cpus():
     """every CPU the guest has a sysfs directory for"""
     return sorted(int(d[3:]) for d in os.listdir("/sys/devices/system/cpu")
                   if d.startswith("cpu") and d[3:].isdigit())
+
+
+def qmp(execute, timeout=60, **arguments):
+    """a command to QEMU's monitor, through selftests/vm/qmp-relay (a guest
+    booted by selftests/vm/run --hotplug): its answer, {"return": ...} or
+    {"error": ...}"""
+    box = os.environ["TD_VM_QMP"]
+    n = 1 + sum(1 for f in os.listdir(box) if f.endswith(".req"))
+    cmd = {"execute": execute}
+    if arguments:
+        cmd["arguments"] = arguments
+    with open(f"{box}/{n}.tmp", "w") as f:
+        json.dump(cmd, f)
+    os.rename(f"{box}/{n}.tmp", f"{box}/{n}.req")
+    for _ in range(timeout * 10):
+        if os.path.exists(f"{box}/{n}.rep"):
+            return json.load(open(f"{box}/{n}.rep"))
+        time.sleep(0.1)
+    return {"error": {"class": "timeout", "desc": f"no answer in {timeout} s"}}
 
 
 def read_kv(path):

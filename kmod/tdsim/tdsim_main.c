@@ -406,10 +406,34 @@ static const struct file_operations tdsim_model_fops = {
 	.llseek	= default_llseek,
 };
 
+static struct cpumask tdsim_dir_cpus;	/* the CPUs with a directory */
+
+/*
+ * @cpu's directory and files, once: at load for a present CPU, or when a
+ * CPU added later (a VM's vCPU hot-add) first comes online.  Present CPUs
+ * only, not possible ones: each debugfs file's removal sums the mount's
+ * per-CPU count over every possible CPU (8192 of them: 68 s to unload).
+ */
+static void tdsim_debugfs_cpu(unsigned int cpu)
+{
+	struct dentry *dir;
+	char name[16];
+
+	if (cpumask_test_and_set_cpu(cpu, &tdsim_dir_cpus))
+		return;
+	snprintf(name, sizeof(name), "cpu%u", cpu);
+	dir = debugfs_create_dir(name, tdsim_debugfs);
+	debugfs_create_file("profile", 0600, dir, tdsim_cpu(cpu),
+			    &tdsim_profile_fops);
+	debugfs_create_file("schedule", 0600, dir, tdsim_cpu(cpu),
+			    &tdsim_schedule_fops);
+	debugfs_create_file("truth", 0600, dir, tdsim_cpu(cpu),
+			    &tdsim_truth_fops);
+}
+
 static void tdsim_debugfs_init(void)
 {
 	unsigned int cpu;
-	char name[16];
 
 	tdsim_debugfs = debugfs_create_dir("tdsim", NULL);
 	debugfs_create_file("model", 0444, tdsim_debugfs, NULL,
@@ -419,22 +443,15 @@ static void tdsim_debugfs_init(void)
 	debugfs_create_atomic_t("fail_add", 0600, tdsim_debugfs,
 				&tdsim_fail_add);
 	debugfs_create_u32("noise_ppm", 0600, tdsim_debugfs, &tdsim_noise_ppm);
-	/*
-	 * present CPUs only: each debugfs file's removal sums the mount's
-	 * per-CPU count over every possible CPU (8192 of them: 68 s to unload)
-	 */
-	for_each_present_cpu(cpu) {
-		struct dentry *dir;
+	for_each_present_cpu(cpu)
+		tdsim_debugfs_cpu(cpu);
+}
 
-		snprintf(name, sizeof(name), "cpu%u", cpu);
-		dir = debugfs_create_dir(name, tdsim_debugfs);
-		debugfs_create_file("profile", 0600, dir, tdsim_cpu(cpu),
-				    &tdsim_profile_fops);
-		debugfs_create_file("schedule", 0600, dir, tdsim_cpu(cpu),
-				    &tdsim_schedule_fops);
-		debugfs_create_file("truth", 0600, dir, tdsim_cpu(cpu),
-				    &tdsim_truth_fops);
-	}
+/* CPU hotplug: a CPU coming online, its files if it is new, its siblings */
+static int tdsim_hp_online(unsigned int cpu)
+{
+	tdsim_debugfs_cpu(cpu);
+	return tdsim_cpu_hp_online(cpu);
 }
 
 /*
@@ -538,19 +555,22 @@ static int __init tdsim_init(void)
 			goto err_release;
 	}
 
-	/* a sibling's hotplug changes what AnyThread events count */
+	tdsim_debugfs_init();
+	/*
+	 * a sibling's hotplug changes what AnyThread events count; a CPU
+	 * added later gets its files
+	 */
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:online",
-				tdsim_cpu_hp_online, tdsim_cpu_hp_offline);
+				tdsim_hp_online, tdsim_cpu_hp_offline);
 	if (ret < 0) {
 		pr_err("cpuhp_setup_state: %d\n", ret);
-		goto err_release;
+		goto err_debugfs;
 	}
 	tdsim_hp_state = ret;
-	tdsim_debugfs_init();
 	ret = tdsim_pmu_register();
 	if (ret) {
 		pr_err("perf_pmu_register failed: %d\n", ret);
-		goto err_debugfs;
+		goto err_hp;
 	}
 	if (watchdog) {
 		ret = tdsim_watchdog_start();
@@ -575,9 +595,10 @@ static int __init tdsim_init(void)
 
 err_pmu:
 	tdsim_pmu_unregister();
+err_hp:
+	cpuhp_remove_state_nocalls(tdsim_hp_state);
 err_debugfs:
 	debugfs_remove_recursive(tdsim_debugfs);
-	cpuhp_remove_state_nocalls(tdsim_hp_state);
 err_release:
 	for_each_possible_cpu(cpu)
 		tdsim_cpu_release(tdsim_cpu(cpu));
@@ -591,8 +612,9 @@ static void __exit tdsim_exit(void)
 
 	tdsim_watchdog_stop();
 	tdsim_pmu_unregister();
-	debugfs_remove_recursive(tdsim_debugfs);
+	/* no CPU's files made after the removal */
 	cpuhp_remove_state_nocalls(tdsim_hp_state);
+	debugfs_remove_recursive(tdsim_debugfs);
 	for_each_possible_cpu(cpu)
 		tdsim_cpu_release(tdsim_cpu(cpu));
 	free_percpu(tdsim_cpus);
