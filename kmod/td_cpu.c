@@ -264,6 +264,14 @@ static u32 td_on(const struct td_cpu *tc)
 #define TD_SNAP_TRIES		3
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
+/*
+ * Calm: Level 1, counted all the time, stayed within TD_CALM_PPM of the
+ * interval over each window of at least half TD_SLICE_MIN_US, for
+ * TD_CALM_INTERVALS intervals in a row.  A calm CPU's sets take one turn
+ * each an interval (td_plan()).
+ */
+#define TD_CALM_PPM		2000
+#define TD_CALM_INTERVALS	2
 
 /*
  * An event's count now, on its CPU with interrupts off: what
@@ -295,6 +303,58 @@ static bool td_gap_local(struct perf_event *ev, u64 *gap)
 		return false;
 	*gap = ev->total_time_enabled - ev->total_time_running;
 	return true;
+}
+
+/* whether Level 1's events are all counted all the time, with other sets */
+static bool td_l1_always(const struct td_cpu *tc)
+{
+	unsigned int i;
+
+	if (tc->sets.nr < 2)
+		return false;
+	for (i = 0; i < tc->nr; i++)
+		if ((tc->open & ~tc->sets.every & BIT(i)) &&
+		    tc->model->events[i].level <= 1)
+			return false;
+	return true;
+}
+
+/*
+ * Level 1 of one window, @node in normalizer units over @norm: widens the
+ * interval's range of each node (td_cpu.calm_lo/hi) for td_calm_end()
+ */
+static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm)
+{
+	unsigned int j;
+
+	if (!norm)
+		return;
+	for (j = 0; j < TD_NR_L1; j++) {
+		u32 f = td_frac(node[j], norm);
+
+		tc->calm_lo[j] = min(tc->calm_lo[j], f);
+		tc->calm_hi[j] = max(tc->calm_hi[j], f);
+	}
+	tc->calm_windows++;
+}
+
+/*
+ * The interval is over: was Level 1 calm in its windows?  Counts the calm
+ * intervals in a row (td_cpu.calm); any other resets them, as does an
+ * interval of fewer than two windows measured
+ */
+static void td_calm_end(struct td_cpu *tc)
+{
+	u32 spread = 0;
+	unsigned int j;
+
+	for (j = 0; j < TD_NR_L1 && tc->calm_windows >= 2; j++)
+		spread = max(spread, tc->calm_hi[j] - tc->calm_lo[j]);
+	if (tc->calm_windows >= 2 && spread <= TD_CALM_PPM)
+		tc->calm = min(tc->calm + 1, 255U);
+	else
+		tc->calm = 0;
+	tc->calm_spread = tc->calm_windows >= 2 ? spread : 0;
 }
 
 /*
@@ -425,13 +485,16 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 	for (i = 0; i < tc->nr; i++)
 		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
 			break;
-	if (i < tc->nr && (had & s->every) == (s->every & tc->open)) {
+	if ((i < tc->nr || td_l1_always(tc)) &&
+	    (had & s->every) == (s->every & tc->open)) {
 		u64 c[TD_MAX_EVENTS] = { 0 };
 
 		for (i = 0; i < tc->nr; i++)
 			if (s->every & BIT(i))
 				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
+		if (span >= TD_SLICE_MIN_US * NSEC_PER_USEC / 2 && td_l1_always(tc))
+			td_calm_window(tc, node, d[s->norm]);
 	}
 	if (tc->reg && s->nr > 1)
 		td_reg_add(tc->reg, s, tc->cur, had, w);
@@ -602,6 +665,11 @@ static void td_clear_acc(struct td_cpu *tc)
 		tc->ctr[i].whole_run = 0;
 	}
 	tc->en_ns = 0;
+	for (i = 0; i < TD_NR_L1; i++) {
+		tc->calm_lo[i] = U32_MAX;
+		tc->calm_hi[i] = 0;
+	}
+	tc->calm_windows = 0;
 	if (tc->reg)
 		td_reg_begin(tc->reg);
 }
@@ -651,6 +719,16 @@ static void td_plan(struct td_cpu *tc, u64 len)
 
 		rounds = min_t(u64, div64_u64(len, n * slice), TD_REG_WINDOWS);
 		rounds = max3(rounds, floor, (u64)1);
+		/*
+		 * A calm CPU, one turn each: its windows agree, so more of
+		 * them only cost switches (each a rescheduling of the CPU's
+		 * events per event enabled).  A phase that starts in such an
+		 * interval has only that interval's turns and the regression
+		 * on Level 1 for the events that took turns; the next is
+		 * sliced again, its windows no longer calm.
+		 */
+		if (tc->calm >= TD_CALM_INTERVALS)
+			rounds = 1;
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);
@@ -955,6 +1033,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 
 	td_enable(tc, tc->open, false);
 	tc->gp = gp;
+	tc->calm = 0;	/* new sets, or the same after a change: slices again */
 	ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);
 	if (!ret)
 		ret = td_start_sets(tc);
@@ -1096,6 +1175,7 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 				l2_by_time = true;
 		}
 	}
+	td_calm_end(tc);
 	td_clear_acc(tc);
 	tc->start_ns = tc->from_ns;
 	tc->end_ns = now;

@@ -8,7 +8,9 @@
  *   cpuN/info     model, width and where it comes from, state,
  *                 multiplexing, event sets, the share
  *                 of the interval each level counted, how many events
- *                 that took turns were estimated by regression, interval
+ *                 that took turns were estimated by regression, the
+ *                 rounds of turns planned and how calm Level 1 was,
+ *                 interval
  *   interval_ms   sampling interval (0600)
  *   running       1 while counting, 0 while stopped; write 1 to start, 0
  *                 to stop (0600, CAP_PERFMON or CAP_SYS_ADMIN)
@@ -163,6 +165,9 @@ static int td_info_show(struct seq_file *s, void *unused)
 		   tc->any_refused ? " (per-thread: AnyThread refused)" :
 		   tc->core_wide ? " (core-wide: AnyThread)" : "");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
+	seq_printf(s, "rounds %u\n", tc->sets.nr ? tc->ticks / tc->sets.nr : 0);
+	seq_printf(s, "calm %u (level1 spread %u.%04u %%)\n", tc->calm,
+		   tc->calm_spread / 10000, tc->calm_spread % 10000);
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
 	seq_printf(s, "time_scaled %u\n", tc->time_scaled);

@@ -187,6 +187,14 @@ void td_stats_sum(struct td_stats *sum);
  * @held_gp:  general-purpose counters the sets were made without: held by
  *            others or absent (a VM's PMU may have fewer than the model)
  * @restarts: times the sets were rebuilt because a counter was taken
+ * @calm:     intervals in a row whose windows' Level 1 stayed within
+ *            TD_CALM_PPM (td_cpu.c): from the second, the sets take one
+ *            turn each an interval
+ * @calm_spread: the last interval's: Level 1's widest range over its
+ *            windows, ppm (0: fewer than two windows)
+ * @calm_lo:  this interval: each Level 1 node's lowest share in a window
+ * @calm_hi:  and its highest, ppm
+ * @calm_windows: this interval's windows measured
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
  * @snap_rereads: single counters read again on the last try (td_snapshot())
@@ -239,6 +247,8 @@ struct td_cpu {
 	u32 held_fixed;
 	unsigned int held_gp;
 	u64 restarts;
+	unsigned int calm, calm_windows;
+	u32 calm_spread, calm_lo[TD_NR_L1], calm_hi[TD_NR_L1];
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
