@@ -16,7 +16,12 @@ time each:
   dispatch are not in it), tdnl's its CPU time over the same window
   (/proc/PID/schedstat, after its start-up);
 - the floor: of the module's time, the reads of the counters alone
-  (stats read_ns, timed by the module around them).
+  (stats read_ns, timed by the module around them);
+- the module with `tdnl watch` again, every CPU on a schedule of 5 and 7
+  ms phases (PHASED): where a level's sets take turns, a steady CPU's
+  Level 1 is calm and its sets take one turn each an interval, a phased
+  one's take all of theirs (td_plan()); the table prints both costs and
+  the rounds each ran, and holds both to the 1/10 target.
 
 A sample is one CPU's interval (perf: one interval line per CPU).  The
 table gives CPU time per second of wall time, per sample, and the ratio
@@ -63,7 +68,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE + "/..")
 sys.path.insert(0, HERE)
-from tdtest import (KO, TD, all_cpus, load_topdown, read_kv, settle, sh,  # noqa: E402
+from tdtest import (KO, SIM, TD, all_cpus, load_topdown, read_kv, settle, sh,  # noqa: E402
                     unload, write_profile)
 from accuracy import build_groups  # noqa: E402
 
@@ -72,6 +77,13 @@ PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
            "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
            "l1_bound=8 l2_bound=4 l3_bound=3 dram_bound=6 store_bound=2 "
            "mem_bandwidth=2 mem_latency=3")
+# A workload whose Level 1 moves between windows (5 and 7 ms phases): the
+# module's sets then take all their turns (no calm rounds, td_plan()), the
+# cost a phased CPU pays; the table's other runs are steady (PROFILE)
+PHASED = ("ms=5 " + PROFILE + "; ms=7 retiring=15 bad_speculation=5 frontend_bound=30 "
+          "backend_bound=50 heavy_operations=3 branch_mispredicts=4 fetch_latency=20 "
+          "memory_bound=35 l1_bound=10 l2_bound=6 l3_bound=5 dram_bound=9 store_bound=5 "
+          "mem_bandwidth=4 mem_latency=5")
 INTERVALS = tuple(int(x) for x in os.environ.get("TD_BENCH_INTERVALS", "10 100 1000").split())
 LEVELS = tuple(int(x) for x in os.environ.get("TD_BENCH_LEVELS", "1 2 3").split())
 SECONDS = float(os.environ.get("TD_BENCH_SECONDS", "10"))
@@ -202,15 +214,22 @@ def exporting(timeout=60):
     return False
 
 
-def run_module(ms, level, reader, cpus):
+def run_module(ms, level, reader, cpus, phased=False):
     """topdown at ms and level, with reader (tdnl args or None; "export":
-    tdnl export, scraped once a second) for SECONDS: {cpu, wall, samples,
-    read, notify, reader_cpu, reader_wall, rss_kb, lost}"""
+    tdnl export, scraped once a second) for SECONDS, every CPU on PROFILE
+    or with phased, on PHASED: {cpu, wall, samples, read, notify,
+    reader_cpu, reader_wall, rss_kb, lost, rounds}"""
     err = load_topdown(MODEL, f"level={level}", f"interval_ms={ms}")
     if err:
         fail(err)
         return None
-    settle(cpus, 2)
+    for cpu in cpus:
+        if phased:
+            with open(f"{SIM}/cpu{cpu}/schedule", "w") as f:
+                f.write(PHASED)
+        else:
+            write_profile(cpu, PROFILE)
+    settle(cpus, 4)
     p = None
     export = reader == ["export"]
     if export:
@@ -240,7 +259,8 @@ def run_module(ms, level, reader, cpus):
            "msgs": s1["ntf_msgs"] - s0["ntf_msgs"],
            "dgrams": s1["ntf_dgrams"] - s0["ntf_dgrams"],
            "reader_cpu": r1 - r0, "reader_wall": t1 - t0, "rss_kb": 0, "lost": 0,
-           "busy": b1 - b0}
+           "busy": b1 - b0,
+           "rounds": sorted({read_kv(f"{TD}/cpu{c}/info").get("rounds") for c in cpus})}
     if p:
         out["rss_kb"] = vm_hwm_kb(p.pid)
         errs = interrupt(p, 10)
@@ -374,9 +394,10 @@ def main():
             watch = run_module(ms, level, ["watch"], cpus)
             jwatch = run_module(ms, level, ["-j", "watch"], cpus)
             export = run_module(ms, level, ["export"], cpus)
-            if not (perf and alone and watch and jwatch and export):
+            phased = run_module(ms, level, ["watch"], cpus, phased=True)
+            if not (perf and alone and watch and jwatch and export and phased):
                 continue
-            rows.append((ms, level, perf, alone, watch, jwatch, export))
+            rows.append((ms, level, perf, alone, watch, jwatch, export, phased))
             print(f"# {ms} ms level {level} done ({time.monotonic() - start:.0f} s)", flush=True)
     print(f"\nCPU time per second of wall time (ms/s), per sample (us), and against perf; "
           f"{len(cpus)} CPUs")
@@ -385,7 +406,7 @@ def main():
           "coarse, 10 ms ticks)")
     print(f"{'ms':>5} {'lvl':>3} | {'reader':<26} {'ms/s':>8} {'us/sample':>10} {'x perf':>7}"
           f" {'sys ms/s':>9} {'x perf':>7}")
-    for ms, level, perf, alone, watch, jwatch, export in rows:
+    for ms, level, perf, alone, watch, jwatch, export, phased in rows:
         p_rate, p_per = perf[0] / perf[1] * 1e3, perf[0] / perf[2] * 1e6
         p_sys = max(perf[3] / perf[1] - base, 1e-9) * 1e3
 
@@ -410,6 +431,14 @@ def main():
             if name == "tdnl watch" and rate > p_rate / 10:
                 missed.append(f"{ms} ms level {level}: module + tdnl watch {rate:.3f} ms/s "
                               f"> perf's / 10 ({p_rate / 10:.3f})")
+        # the same with a phased workload: the sets' full rounds
+        rate = line("phased: ko + tdnl watch", phased["cpu"] + phased["reader_cpu"],
+                    phased["wall"], phased["samples"], phased)
+        print(f"{ms:>5} {level:>3} |   rounds of turns an interval: steady {watch['rounds']}, "
+              f"phased {phased['rounds']}")
+        if rate > p_rate / 10:
+            missed.append(f"{ms} ms level {level}, phased: module + tdnl watch {rate:.3f} "
+                          f"ms/s > perf's / 10 ({p_rate / 10:.3f})")
         per, floor = watch["cpu"] / max(1, watch["samples"]), \
             watch["read"] / max(1, watch["samples"])
         print(f"{ms:>5} {level:>3} | module per sample with tdnl watch: {per * 1e6:.2f} us, "
