@@ -265,13 +265,21 @@ static u32 td_on(const struct td_cpu *tc)
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
 /*
- * Calm: Level 1, counted all the time, stayed within TD_CALM_PPM of the
- * interval over each window of at least half TD_SLICE_MIN_US, for
- * TD_CALM_INTERVALS intervals in a row.  A calm CPU's sets take one turn
- * each an interval (td_plan()).
+ * Calm: in each window of at least half TD_SLICE_MIN_US, Level 1, counted
+ * all the time, stayed within a range of TD_CALM_PPM, for
+ * TD_CALM_INTERVALS intervals in a row.  A calm CPU's sets take
+ * TD_CALM_ROUNDS turns each an interval (td_plan()).
  */
 #define TD_CALM_PPM		2000
 #define TD_CALM_INTERVALS	2
+#define TD_CALM_ROUNDS		2
+#define TD_CALM_SPAN_NS		(TD_SLICE_MIN_US * NSEC_PER_USEC / 2)
+/*
+ * and each event that took turns kept its ratio to its reference within
+ * 1/TD_CALM_EVENT_DIV of itself over its windows: a phase that moves only
+ * such events (Level 3 memory nodes under a steady Level 1) is not calm
+ */
+#define TD_CALM_EVENT_DIV	100
 
 /*
  * An event's count now, on its CPU with interrupts off: what
@@ -338,22 +346,37 @@ static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm)
 	tc->calm_windows++;
 }
 
+/* an event that took turns, over one window: widens its ratio's range */
+static void td_calm_event(struct td_counter *k, u64 count, u64 ref)
+{
+	u64 r = mul_u64_u64_div_u64(count, TD_PPM, ref);
+	u32 q = min_t(u64, r, U32_MAX);
+
+	k->calm_lo = min(k->calm_lo, q);
+	k->calm_hi = max(k->calm_hi, q);
+}
+
 /*
- * The interval is over: was Level 1 calm in its windows?  Counts the calm
- * intervals in a row (td_cpu.calm); any other resets them, as does an
- * interval of fewer than two windows measured
+ * The interval is over: were its windows calm?  Counts the calm intervals
+ * in a row (td_cpu.calm); any other resets them, as does an interval of
+ * fewer than two windows measured
  */
 static void td_calm_end(struct td_cpu *tc)
 {
+	bool calm = tc->calm_windows >= 2;
 	u32 spread = 0;
 	unsigned int j;
 
-	for (j = 0; j < TD_NR_L1 && tc->calm_windows >= 2; j++)
+	for (j = 0; j < TD_NR_L1 && calm; j++)
 		spread = max(spread, tc->calm_hi[j] - tc->calm_lo[j]);
-	if (tc->calm_windows >= 2 && spread <= TD_CALM_PPM)
-		tc->calm = min(tc->calm + 1, 255U);
-	else
-		tc->calm = 0;
+	calm = calm && spread <= TD_CALM_PPM;
+	for (j = 0; j < tc->nr && calm; j++) {
+		const struct td_counter *k = &tc->ctr[j];
+
+		if (k->calm_hi && k->calm_hi - k->calm_lo > k->calm_hi / TD_CALM_EVENT_DIV)
+			calm = false;
+	}
+	tc->calm = calm ? min(tc->calm + 1, 255U) : 0;
 	tc->calm_spread = tc->calm_windows >= 2 ? spread : 0;
 }
 
@@ -493,7 +516,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			if (s->every & BIT(i))
 				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
-		if (span >= TD_SLICE_MIN_US * NSEC_PER_USEC / 2 && td_l1_always(tc))
+		if (span >= TD_CALM_SPAN_NS && td_l1_always(tc))
 			td_calm_window(tc, node, d[s->norm]);
 	}
 	if (tc->reg && s->nr > 1)
@@ -515,6 +538,8 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		k->acc.ref += a.ref;
 		k->acc.norm += a.norm;
 		k->acc_run += span;
+		if (!(s->every & BIT(i)) && a.ref && span >= TD_CALM_SPAN_NS)
+			td_calm_event(k, a.count, a.ref);
 		if (whole & BIT(i)) {
 			k->whole.count += a.count;
 			k->whole.ref += a.ref;
@@ -663,6 +688,8 @@ static void td_clear_acc(struct td_cpu *tc)
 		tc->ctr[i].acc_run = 0;
 		tc->ctr[i].whole = (struct td_acc){ 0 };
 		tc->ctr[i].whole_run = 0;
+		tc->ctr[i].calm_lo = U32_MAX;
+		tc->ctr[i].calm_hi = 0;
 	}
 	tc->en_ns = 0;
 	for (i = 0; i < TD_NR_L1; i++) {
@@ -720,15 +747,17 @@ static void td_plan(struct td_cpu *tc, u64 len)
 		rounds = min_t(u64, div64_u64(len, n * slice), TD_REG_WINDOWS);
 		rounds = max3(rounds, floor, (u64)1);
 		/*
-		 * A calm CPU, one turn each: its windows agree, so more of
+		 * A calm CPU, two turns each: its windows agree, so more of
 		 * them only cost switches (each a rescheduling of the CPU's
 		 * events per event enabled).  A phase that starts in such an
 		 * interval has only that interval's turns and the regression
 		 * on Level 1 for the events that took turns; the next is
-		 * sliced again, its windows no longer calm.
+		 * sliced again, its windows no longer calm.  Not while
+		 * another perf user takes counters: its rotation cuts windows,
+		 * and the counts come from the ones it did not cut.
 		 */
-		if (tc->calm >= TD_CALM_INTERVALS)
-			rounds = 1;
+		if (tc->calm >= TD_CALM_INTERVALS && !tc->foreign)
+			rounds = min_t(u64, rounds, TD_CALM_ROUNDS);
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);

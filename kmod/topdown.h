@@ -48,6 +48,9 @@ enum td_slots_from {
  * @based:    @last is the start of its current window
  * @last_gap: perf's enabled less running time at the end of the last
  *            interval, ns (td_foreign())
+ * @calm_lo:  this interval, an event that took turns: the lowest ratio of
+ *            its count to its reference's in a window, ppm
+ * @calm_hi:  and the highest (0: none measured; td_calm_end())
  * @foreign_ppm: share of its enabled time in the interval that it ran:
  *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
@@ -74,6 +77,7 @@ struct td_counter {
 	bool based, snap_on, by_whole, by_time;
 	u32 foreign_ppm;
 	u64 last_gap;
+	u32 calm_lo, calm_hi;
 	struct td_acc acc;
 	u64 acc_run;
 	u64 snap_gap;
