@@ -342,18 +342,28 @@ static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm)
 
 		tc->calm_lo[j] = min(tc->calm_lo[j], f);
 		tc->calm_hi[j] = max(tc->calm_hi[j], f);
+		/* planned calm: still within the last calm interval's range? */
+		if (tc->calm_plan &&
+		    max(tc->calm_ref_hi[j], f) - min(tc->calm_ref_lo[j], f) > TD_CALM_PPM)
+			tc->calm_broken = true;
 	}
 	tc->calm_windows++;
 }
 
 /* an event that took turns, over one window: widens its ratio's range */
-static void td_calm_event(struct td_counter *k, u64 count, u64 ref)
+static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
+			  u64 ref)
 {
 	u64 r = mul_u64_u64_div_u64(count, TD_PPM, ref);
-	u32 q = min_t(u64, r, U32_MAX);
+	u32 q = min_t(u64, r, U32_MAX), hi;
 
 	k->calm_lo = min(k->calm_lo, q);
 	k->calm_hi = max(k->calm_hi, q);
+	if (tc->calm_plan && k->calm_ref_hi) {
+		hi = max(k->calm_ref_hi, q);
+		if (hi - min(k->calm_ref_lo, q) > hi / TD_CALM_EVENT_DIV)
+			tc->calm_broken = true;
+	}
 }
 
 /*
@@ -378,6 +388,15 @@ static void td_calm_end(struct td_cpu *tc)
 	}
 	tc->calm = calm ? min(tc->calm + 1, 255U) : 0;
 	tc->calm_spread = tc->calm_windows >= 2 ? spread : 0;
+	if (!calm)
+		return;
+	/* the range the next interval's windows are held to while calm */
+	memcpy(tc->calm_ref_lo, tc->calm_lo, sizeof(tc->calm_ref_lo));
+	memcpy(tc->calm_ref_hi, tc->calm_hi, sizeof(tc->calm_ref_hi));
+	for (j = 0; j < tc->nr; j++) {
+		tc->ctr[j].calm_ref_lo = tc->ctr[j].calm_lo;
+		tc->ctr[j].calm_ref_hi = tc->ctr[j].calm_hi;
+	}
 }
 
 /*
@@ -539,7 +558,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		k->acc.norm += a.norm;
 		k->acc_run += span;
 		if (!(s->every & BIT(i)) && a.ref && span >= TD_CALM_SPAN_NS)
-			td_calm_event(k, a.count, a.ref);
+			td_calm_event(tc, k, a.count, a.ref);
 		if (whole & BIT(i)) {
 			k->whole.count += a.count;
 			k->whole.ref += a.ref;
@@ -697,6 +716,7 @@ static void td_clear_acc(struct td_cpu *tc)
 		tc->calm_hi[i] = 0;
 	}
 	tc->calm_windows = 0;
+	tc->calm_broken = false;
 	if (tc->reg)
 		td_reg_begin(tc->reg);
 }
@@ -740,6 +760,7 @@ static void td_plan(struct td_cpu *tc, u64 len)
 	 * rescheduling of the CPU's events per event enabled (1 ms slices
 	 * were 6 % of each emulated CPU at 1 s intervals, spr Level 3).
 	 */
+	tc->calm_plan = false;
 	if (n > 1) {
 		u64 floor = min_t(u64, TD_MIN_ROUNDS,
 				  div64_u64(len, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
@@ -756,8 +777,10 @@ static void td_plan(struct td_cpu *tc, u64 len)
 		 * another perf user takes counters: its rotation cuts windows,
 		 * and the counts come from the ones it did not cut.
 		 */
-		if (tc->calm >= TD_CALM_INTERVALS && !tc->foreign)
-			rounds = min_t(u64, rounds, TD_CALM_ROUNDS);
+		tc->calm_plan = tc->calm >= TD_CALM_INTERVALS && !tc->foreign &&
+				rounds > TD_CALM_ROUNDS;
+		if (tc->calm_plan)
+			rounds = TD_CALM_ROUNDS;
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);
@@ -1063,6 +1086,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	td_enable(tc, tc->open, false);
 	tc->gp = gp;
 	tc->calm = 0;	/* new sets, or the same after a change: slices again */
+	tc->calm_plan = false;
 	ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);
 	if (!ret)
 		ret = td_start_sets(tc);
@@ -1271,6 +1295,23 @@ static void td_work(struct work_struct *work)
 	if (!td_snapshot(tc, &now))
 		goto unlock;
 	tc->tick++;
+	/*
+	 * Planned calm, but the window that just ended left the last calm
+	 * interval's range: the phase changed.  The rest of the interval,
+	 * from this tick's time to its end on the grid, is sliced as any
+	 * other, so that the new phase is seen in many windows of each set
+	 * and not in one or two.
+	 */
+	if (tc->calm_plan && tc->calm_broken && tc->tick < tc->ticks &&
+	    gen == tc->gen) {
+		u64 end = tc->t0 + tc->interval_ns;
+		u64 due = tc->t0 + div64_u64(tc->interval_ns * tc->tick, tc->ticks);
+
+		tc->calm = 0;
+		tc->calm_breaks++;
+		tc->t0 = due;
+		td_plan(tc, end - due);
+	}
 	/*
 	 * A new interval length or an end-interval request ends this one
 	 * now, but not before every set has had its turn: cut in its first

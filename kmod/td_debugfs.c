@@ -166,8 +166,9 @@ static int td_info_show(struct seq_file *s, void *unused)
 		   tc->core_wide ? " (core-wide: AnyThread)" : "");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
 	seq_printf(s, "rounds %u\n", tc->sets.nr ? tc->ticks / tc->sets.nr : 0);
-	seq_printf(s, "calm %u (level1 spread %u.%04u %%)\n", tc->calm,
-		   tc->calm_spread / 10000, tc->calm_spread % 10000);
+	seq_printf(s, "calm %u (level1 spread %u.%04u %%, %llu broken)\n",
+		   tc->calm, tc->calm_spread / 10000, tc->calm_spread % 10000,
+		   tc->calm_breaks);
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
 	seq_printf(s, "time_scaled %u\n", tc->time_scaled);

@@ -51,6 +51,8 @@ enum td_slots_from {
  * @calm_lo:  this interval, an event that took turns: the lowest ratio of
  *            its count to its reference's in a window, ppm
  * @calm_hi:  and the highest (0: none measured; td_calm_end())
+ * @calm_ref_lo: the last calm interval's @calm_lo
+ * @calm_ref_hi: and its @calm_hi (0: none)
  * @foreign_ppm: share of its enabled time in the interval that it ran:
  *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
@@ -77,7 +79,7 @@ struct td_counter {
 	bool based, snap_on, by_whole, by_time;
 	u32 foreign_ppm;
 	u64 last_gap;
-	u32 calm_lo, calm_hi;
+	u32 calm_lo, calm_hi, calm_ref_lo, calm_ref_hi;
 	struct td_acc acc;
 	u64 acc_run;
 	u64 snap_gap;
@@ -199,6 +201,11 @@ void td_stats_sum(struct td_stats *sum);
  * @calm_lo:  this interval: each Level 1 node's lowest share in a window
  * @calm_hi:  and its highest, ppm
  * @calm_windows: this interval's windows measured
+ * @calm_ref_lo: the last calm interval's @calm_lo
+ * @calm_ref_hi: and its @calm_hi
+ * @calm_plan: this interval was planned calm (TD_CALM_ROUNDS rounds)
+ * @calm_broken: and a window of it left the last calm interval's range
+ * @calm_breaks: calm intervals sliced again from such a window on
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
  * @snap_rereads: single counters read again on the last try (td_snapshot())
@@ -253,6 +260,9 @@ struct td_cpu {
 	u64 restarts;
 	unsigned int calm, calm_windows;
 	u32 calm_spread, calm_lo[TD_NR_L1], calm_hi[TD_NR_L1];
+	u32 calm_ref_lo[TD_NR_L1], calm_ref_hi[TD_NR_L1];
+	bool calm_plan, calm_broken;
+	u64 calm_breaks;
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
