@@ -743,8 +743,12 @@ static u64 td_grid_len(u64 now)
 	return len < ival / 2 ? len + ival : len;
 }
 
-/* how many slices the coming interval, @len ns, has: whole rounds of every set */
-static void td_plan(struct td_cpu *tc, u64 len)
+/*
+ * How many slices the span of @len ns from @from has: whole rounds of
+ * every set.  The span is an interval, or its rest once a calm window
+ * broke (td_work()).
+ */
+static void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 {
 	u64 slice = (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC;
 	unsigned int n = tc->sets.nr;
@@ -786,14 +790,22 @@ static void td_plan(struct td_cpu *tc, u64 len)
 		rounds = max_t(u64, div64_u64(len, slice), 1);
 	}
 	tc->ticks = n * rounds;
-	tc->planned_foreign = tc->foreign;
-	tc->interval_ns = len;
 	tc->tick = 0;
+	tc->span_t0 = from;
+	tc->span_ns = len;
+}
+
+/* the coming interval, @len ns from td_cpu.t0 */
+static void td_plan(struct td_cpu *tc, u64 len)
+{
+	tc->interval_ns = len;
+	tc->planned_foreign = tc->foreign;
+	td_plan_span(tc, tc->t0, len);
 }
 
 static void td_arm(struct td_cpu *tc)
 {
-	u64 at = tc->t0 + div64_u64(tc->interval_ns * (tc->tick + 1), tc->ticks);
+	u64 at = tc->span_t0 + div64_u64(tc->span_ns * (tc->tick + 1), tc->ticks);
 
 	hrtimer_start(&tc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_PINNED);
 }
@@ -1305,12 +1317,11 @@ static void td_work(struct work_struct *work)
 	if (tc->calm_plan && tc->calm_broken && tc->tick < tc->ticks &&
 	    gen == tc->gen) {
 		u64 end = tc->t0 + tc->interval_ns;
-		u64 due = tc->t0 + div64_u64(tc->interval_ns * tc->tick, tc->ticks);
+		u64 due = tc->span_t0 + div64_u64(tc->span_ns * tc->tick, tc->ticks);
 
 		tc->calm = 0;
 		tc->calm_breaks++;
-		tc->t0 = due;
-		td_plan(tc, end - due);
+		td_plan_span(tc, due, end - due);
 	}
 	/*
 	 * A new interval length or an end-interval request ends this one

@@ -159,6 +159,9 @@ void td_stats_sum(struct td_stats *sum);
  * @ticks:    time slices per interval
  * @order:    the order of the sets' turns in this round (td_shuffle())
  * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
+ * @span_t0:  the start of the span its ticks divide: @t0, or later once a
+ *            calm window broke (td_plan_span())
+ * @span_ns:  and its length
  * @interval_ns: its length
  * @gen:      the td_gen the schedule was made for
  * @started:  the counters have been enabled
@@ -242,7 +245,7 @@ struct td_cpu {
 	unsigned int gp, fixed, fixed_max;
 	unsigned int cur, tick, ticks;
 	u8 order[TD_MAX_SETS];
-	u64 t0, interval_ns;
+	u64 t0, interval_ns, span_t0, span_ns;
 	unsigned int gen;
 	bool started, starved;
 	u64 en_ns, snap_ns, from_ns;
