@@ -527,7 +527,11 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 	for (i = 0; i < tc->nr; i++)
 		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
 			break;
-	if ((i < tc->nr || td_l1_always(tc)) &&
+	/*
+	 * (For calm alone, only over a window long enough to judge: not the
+	 * short span of a switch, whose snapshot then skips the model.)
+	 */
+	if ((i < tc->nr || (span >= TD_CALM_SPAN_NS && td_l1_always(tc))) &&
 	    (had & s->every) == (s->every & tc->open)) {
 		u64 c[TD_MAX_EVENTS] = { 0 };
 
