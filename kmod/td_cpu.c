@@ -359,7 +359,8 @@ static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 
 	k->calm_lo = min(k->calm_lo, q);
 	k->calm_hi = max(k->calm_hi, q);
-	if (tc->calm_plan && k->calm_ref_hi) {
+	/* (an event that counted 0 in every window was measured too) */
+	if (tc->calm_plan && k->calm_ref_lo != U32_MAX) {
 		hi = max(k->calm_ref_hi, q);
 		if (hi - min(k->calm_ref_lo, q) > hi / TD_CALM_EVENT_DIV)
 			tc->calm_broken = true;
@@ -383,7 +384,8 @@ static void td_calm_end(struct td_cpu *tc)
 	for (j = 0; j < tc->nr && calm; j++) {
 		const struct td_counter *k = &tc->ctr[j];
 
-		if (k->calm_hi && k->calm_hi - k->calm_lo > k->calm_hi / TD_CALM_EVENT_DIV)
+		if (k->calm_lo != U32_MAX &&
+		    k->calm_hi - k->calm_lo > k->calm_hi / TD_CALM_EVENT_DIV)
 			calm = false;
 	}
 	tc->calm = calm ? min(tc->calm + 1, 255U) : 0;
@@ -1316,16 +1318,20 @@ static void td_work(struct work_struct *work)
 	 * interval's range: the phase changed.  The rest of the interval,
 	 * from this tick's time to its end on the grid, is sliced as any
 	 * other, so that the new phase is seen in many windows of each set
-	 * and not in one or two.
+	 * and not in one or two; unless too little of it is left for a turn
+	 * of TD_SLICE_MIN_US per set (the interval is not calm then either:
+	 * its windows' range says so at td_calm_end()).
 	 */
 	if (tc->calm_plan && tc->calm_broken && tc->tick < tc->ticks &&
 	    gen == tc->gen) {
 		u64 end = tc->t0 + tc->interval_ns;
 		u64 due = tc->span_t0 + div64_u64(tc->span_ns * tc->tick, tc->ticks);
 
-		tc->calm = 0;
-		tc->calm_breaks++;
-		td_plan_span(tc, due, end - due);
+		if (end - due >= (u64)tc->sets.nr * TD_SLICE_MIN_US * NSEC_PER_USEC) {
+			tc->calm = 0;
+			tc->calm_breaks++;
+			td_plan_span(tc, due, end - due);
+		}
 	}
 	/*
 	 * A new interval length or an end-interval request ends this one

@@ -50,9 +50,10 @@ enum td_slots_from {
  *            interval, ns (td_foreign())
  * @calm_lo:  this interval, an event that took turns: the lowest ratio of
  *            its count to its reference's in a window, ppm
- * @calm_hi:  and the highest (0: none measured; td_calm_end())
- * @calm_ref_lo: the last calm interval's @calm_lo
- * @calm_ref_hi: and its @calm_hi (0: none)
+ * @calm_hi:  and the highest (@calm_lo U32_MAX: none measured;
+ *            td_calm_end())
+ * @calm_ref_lo: the last calm interval's @calm_lo (U32_MAX: none)
+ * @calm_ref_hi: and its @calm_hi
  * @foreign_ppm: share of its enabled time in the interval that it ran:
  *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
@@ -156,7 +157,8 @@ void td_stats_sum(struct td_stats *sum);
  * @fixed_max: fixed counters the PMU has (3, not 4, in a KVM guest)
  * @cur:      the set counting now
  * @tick:     time slices done in this interval
- * @ticks:    time slices per interval
+ * @ticks:    time slices in the span: the interval, or its rest after a
+ *            calm interval broke
  * @order:    the order of the sets' turns in this round (td_shuffle())
  * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
  * @span_t0:  the start of the span its ticks divide: @t0, or later once a
@@ -197,8 +199,8 @@ void td_stats_sum(struct td_stats *sum);
  *            others or absent (a VM's PMU may have fewer than the model)
  * @restarts: times the sets were rebuilt because a counter was taken
  * @calm:     intervals in a row whose windows' Level 1 stayed within
- *            TD_CALM_PPM (td_cpu.c): from the second, the sets take one
- *            turn each an interval
+ *            TD_CALM_PPM (td_cpu.c): from the second, the sets take
+ *            TD_CALM_ROUNDS turns each an interval
  * @calm_spread: the last interval's: Level 1's widest range over its
  *            windows, ppm (0: fewer than two windows)
  * @calm_lo:  this interval: each Level 1 node's lowest share in a window
