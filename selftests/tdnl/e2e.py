@@ -52,15 +52,27 @@ def debugfs(cpu):
     return out
 
 
+def interval_just_ended(cpus, timeout=3.0):
+    """wait until a CPU's seq moves: its next interval has all its time
+    ahead (the CPUs' intervals end on one grid)"""
+    first = seq(cpus[0])
+    deadline = time.time() + timeout
+    while seq(cpus[0]) == first and time.time() < deadline:
+        time.sleep(0.005)
+
+
 def show_same_interval(cpus, *args):
-    """run tdnl show while no CPU's interval changes: (result, debugfs)"""
+    """run tdnl show while no CPU's interval changes: (result, debugfs).
+    Each try starts as an interval begins: started at a random point, a
+    try had only the rest of one, and with a VM beside make check's all
+    20 tries crossed an interval's end (skl, 500 ms, 2026-11-27)."""
     for _ in range(20):
+        interval_just_ended(cpus)
         before = {c: seq(c) for c in cpus}
         r = sh("tdnl", *args)
         dbg = {c: debugfs(c) for c in cpus}
         if before == {c: seq(c) for c in cpus}:
             return r, dbg, before
-        time.sleep(0.1)
     return r, dbg, None
 
 
