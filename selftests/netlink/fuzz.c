@@ -419,6 +419,15 @@ static int run(struct nl *nl, uint16_t family, unsigned long count, struct resul
 		if (answers < 0)
 			return -1;
 		res->sent++;
+		/* a long run says how far it is: the debug kernel's 10^6 takes hours */
+		if (count >= 100000 && res->sent % (count / 10) == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			printf("# %s: %lu of %lu sent in %.0f s (level %lld, interval %lld ms)\n",
+			       getuid() ? "nobody" : "root", res->sent, count,
+			       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			       (long long)before.level, (long long)before.interval);
+			fflush(stdout);
+		}
 		if (err < 0 && -err < MAX_ERRNO)
 			res->errnos[-err]++;
 		res->extacks += err < 0 && last_ext;

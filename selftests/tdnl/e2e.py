@@ -15,6 +15,7 @@ unprivileged user is refused; no PMU and no module are said so.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -52,28 +53,45 @@ def debugfs(cpu):
     return out
 
 
-def interval_just_ended(cpus, timeout=3.0):
-    """wait until a CPU's seq moves: its next interval has all its time
-    ahead (the CPUs' intervals end on one grid)"""
-    first = seq(cpus[0])
-    deadline = time.time() + timeout
-    while seq(cpus[0]) == first and time.time() < deadline:
-        time.sleep(0.005)
+def snapshot(cpus):
+    """every CPU's debugfs level1/level2 and the seq they are of
+    (re-read if an interval ended during the read): (seqs, debugfs)"""
+    for _ in range(10):
+        seqs = {c: seq(c) for c in cpus}
+        dbg = {c: debugfs(c) for c in cpus}
+        if seqs == {c: seq(c) for c in cpus}:
+            return seqs, dbg
+    return None, None
+
+
+def printed_seqs(r):
+    """the seq tdnl show printed for each CPU (JSON, or the text header)"""
+    try:
+        return {o["cpu"]: o["seq"] for o in json.loads(r.stdout)}
+    except (ValueError, TypeError, KeyError):
+        pass
+    return {int(m[1]): int(m[2]) for m in
+            re.finditer(r"^cpu(\d+)\s+\S+\s+seq\s+(\d+)", r.stdout, re.M)}
 
 
 def show_same_interval(cpus, *args):
-    """run tdnl show while no CPU's interval changes: (result, debugfs).
-    Each try starts as an interval begins: started at a random point, a
-    try had only the rest of one, and with a VM beside make check's all
-    20 tries crossed an interval's end (skl, 500 ms, 2026-11-27)."""
+    """run tdnl show and find debugfs as it was for the same intervals:
+    (result, debugfs, seqs), or seqs None.  debugfs is read before and
+    after tdnl show, and whichever read has the seqs tdnl printed is
+    used: tdnl show may take longer than an interval's rest (a process
+    started and a dump; with a VM beside make check's, all 20 tries of a
+    "no interval ends while tdnl show runs" rule failed at 500 ms)."""
     for _ in range(20):
-        interval_just_ended(cpus)
-        before = {c: seq(c) for c in cpus}
+        before, dbg_before = snapshot(cpus)
         r = sh("tdnl", *args)
-        dbg = {c: debugfs(c) for c in cpus}
-        if before == {c: seq(c) for c in cpus}:
-            return r, dbg, before
-    return r, dbg, None
+        after, dbg_after = snapshot(cpus)
+        got = printed_seqs(r)
+        if r.returncode or not got:
+            continue
+        for seqs, dbg in ((before, dbg_before), (after, dbg_after)):
+            if seqs and all(seqs.get(c) == s for c, s in got.items()):
+                return r, dbg, seqs
+    return r, dbg_after or {c: {} for c in cpus}, None
 
 
 def same_as_debugfs(obj, dbg):
