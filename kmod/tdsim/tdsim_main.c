@@ -15,6 +15,10 @@
  *   /sys/kernel/debug/tdsim/fail_add         fail the next N counter adds
  *   /sys/kernel/debug/tdsim/noise_ppm        jitter of every rate (steady
  *                                            profiles only, never the truth)
+ *   /sys/kernel/debug/tdsim/stall_every      every Nth read of a counter
+ *   /sys/kernel/debug/tdsim/stall_us         first waits this long (a vCPU
+ *                                            descheduled between two reads)
+ *   /sys/kernel/debug/tdsim/stalls           how many reads waited so far
  *
  * fixed=, counters= and watchdog= make the PMU a KVM guest's or
  * one whose counter the NMI watchdog holds (tdsim_watchdog.c).
@@ -120,6 +124,8 @@ unsigned int tdsim_gp_counters;
 unsigned int tdsim_fixed_counters;
 atomic_t tdsim_fail_event_init = ATOMIC_INIT(0);
 atomic_t tdsim_fail_add = ATOMIC_INIT(0);
+u32 tdsim_stall_every, tdsim_stall_us;
+atomic_t tdsim_stalls = ATOMIC_INIT(0);
 
 static struct tdsim_cpu __percpu *tdsim_cpus;
 static struct dentry *tdsim_debugfs;
@@ -443,6 +449,9 @@ static void tdsim_debugfs_init(void)
 	debugfs_create_atomic_t("fail_add", 0600, tdsim_debugfs,
 				&tdsim_fail_add);
 	debugfs_create_u32("noise_ppm", 0600, tdsim_debugfs, &tdsim_noise_ppm);
+	debugfs_create_u32("stall_every", 0600, tdsim_debugfs, &tdsim_stall_every);
+	debugfs_create_u32("stall_us", 0600, tdsim_debugfs, &tdsim_stall_us);
+	debugfs_create_atomic_t("stalls", 0400, tdsim_debugfs, &tdsim_stalls);
 	for_each_present_cpu(cpu)
 		tdsim_debugfs_cpu(cpu);
 }

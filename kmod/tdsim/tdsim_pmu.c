@@ -16,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -770,8 +771,28 @@ static void tdsim_del(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
+/*
+ * A test's stall (stall_every, stall_us): every stall_every-th read of a
+ * CPU's counters first waits stall_us, as a read does whose vCPU the host
+ * deschedules between two reads (TCG on a loaded host: 20-350 us in the
+ * middle of a CPU's reads of all its counters).  Counted per CPU, so a
+ * read done again right after a stalled one does not stall too (with
+ * stall_every above the reader's rereads).  Reads only: perf's
+ * scheduling of events is not slowed.
+ */
+static void tdsim_stall(struct tdsim_cpu *sc)
+{
+	u32 every = READ_ONCE(tdsim_stall_every);
+
+	if (!every || ++sc->reads % every)
+		return;
+	udelay(min_t(u32, READ_ONCE(tdsim_stall_us), 1000));
+	atomic_inc(&tdsim_stalls);
+}
+
 static void tdsim_read(struct perf_event *event)
 {
+	tdsim_stall(tdsim_cpu(event->cpu));
 	tdsim_event_update(event);
 }
 
