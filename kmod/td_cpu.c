@@ -406,10 +406,12 @@ static void td_calm_end(struct td_cpu *tc)
  * for all.  Each event that was counting since the last snapshot adds its
  * count, and its reference's and the normalizer's over the same span, to
  * its interval's accumulators, and the span's length to its counted time.
+ * @switched: the span since the last snapshot was a switch of sets or a
+ * (re)start, the events enabled in it: not a window calm judges.
  * Returns false off the CPU (never expected: the work is bound and is
  * cancelled before the CPU goes).
  */
-static bool td_snapshot(struct td_cpu *tc, u64 *now)
+static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 {
 	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
 	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], gap[TD_MAX_EVENTS], norm_ns = 0;
@@ -418,7 +420,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 	unsigned int i, n, tries;
 	unsigned long flags;
 	u64 t0, t1, after, span;
-	bool stretched;
+	bool stretched, calm_window;
 
 	for (tries = 1; ; tries++) {
 		running = 0;
@@ -545,10 +547,17 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
 			break;
 	/*
-	 * (For calm alone, only over a window long enough to judge: not the
-	 * short span of a switch, whose snapshot then skips the model.)
+	 * (For calm alone, only over a window long enough to judge, and not
+	 * the span of a switch (@switched), whose snapshot then skips the
+	 * model: perf held the PMU disabled for most of it, rescheduling the
+	 * events enabled, and tdsim's counters stood still as hardware's do,
+	 * so the microseconds between two reads weighed as much as the span's
+	 * counting.  Under TCG a switch takes 250 us or more, and a steady
+	 * spr Level 3 CPU's Level 1 then spread 0.35-3.5 points over its
+	 * windows: never calm.)
 	 */
-	if ((i < tc->nr || (span >= TD_CALM_SPAN_NS && td_l1_always(tc))) &&
+	calm_window = span >= TD_CALM_SPAN_NS && !switched;
+	if ((i < tc->nr || (calm_window && td_l1_always(tc))) &&
 	    (had & s->every) == (s->every & tc->open)) {
 		u64 c[TD_MAX_EVENTS] = { 0 };
 
@@ -556,7 +565,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 			if (s->every & BIT(i))
 				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
-		if (span >= TD_CALM_SPAN_NS && td_l1_always(tc))
+		if (calm_window && td_l1_always(tc))
 			td_calm_window(tc, node, d[s->norm]);
 	}
 	if (tc->reg && s->nr > 1)
@@ -578,7 +587,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now)
 		k->acc.ref += a.ref;
 		k->acc.norm += a.norm;
 		k->acc_run += span;
-		if (!(s->every & BIT(i)) && a.ref && span >= TD_CALM_SPAN_NS)
+		if (!(s->every & BIT(i)) && a.ref && calm_window)
 			td_calm_event(tc, k, a.count, a.ref);
 		if (whole & BIT(i)) {
 			k->whole.count += a.count;
@@ -1156,7 +1165,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		pr_info_ratelimited("cpu%u: no counters free for %s's normalizer and one more event: not counted\n",
 				    tc->cpu, tc->model->name);
 	} else {
-		td_snapshot(tc, now);
+		td_snapshot(tc, now, true);
 	}
 	td_clear_acc(tc);
 	tc->t0 = *now;
@@ -1330,7 +1339,7 @@ static void td_work(struct work_struct *work)
 		td_begin(tc, full, &now);
 		goto arm;
 	}
-	if (!td_snapshot(tc, &now))
+	if (!td_snapshot(tc, &now, false))
 		goto unlock;
 	tc->tick++;
 	/*
@@ -1407,7 +1416,7 @@ static void td_work(struct work_struct *work)
 			td_begin(tc, tc->gp, &now);
 			tc->from_ns = now;
 		} else {
-			td_snapshot(tc, &now);
+			td_snapshot(tc, &now, true);
 		}
 		sw = ktime_get_ns() - s0;
 	}
@@ -1836,7 +1845,7 @@ static void td_smt_work(struct work_struct *work)
 	/* the sampling work finds no timer armed: it runs after this */
 	hrtimer_cancel(&tc->timer);
 	if (tc->started) {
-		if (tc->starved || !td_snapshot(tc, &now))
+		if (tc->starved || !td_snapshot(tc, &now, false))
 			now = ktime_get_ns();
 		tc->cut = true;
 		td_end_interval(tc, now);
