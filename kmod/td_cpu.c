@@ -261,6 +261,11 @@ static u32 td_on(const struct td_cpu *tc)
 	return tc->sets.every | tc->sets.set[tc->cur];
 }
 
+static u64 td_ival_ns(void)
+{
+	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
+}
+
 #define TD_SNAP_TRIES		3
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
@@ -274,6 +279,14 @@ static u32 td_on(const struct td_cpu *tc)
 #define TD_CALM_INTERVALS	2
 #define TD_CALM_ROUNDS		2
 #define TD_CALM_SPAN_NS		(TD_SLICE_MIN_US * NSEC_PER_USEC / 2)
+/*
+ * Level 1 is judged over windows added up to an eighth of the interval
+ * at least (TD_CALM_JUDGES a full interval): a window's count is off by
+ * its reads' offsets, a microsecond or two each, and at 100 ms (spr
+ * Level 3, 96 windows of 1 ms) one window in a hundred was 0.2 points
+ * off under TCG, so a steady CPU was never calm.
+ */
+#define TD_CALM_JUDGES		8
 /*
  * and each event that took turns kept its ratio to its reference within
  * 1/TD_CALM_EVENT_DIV of itself over its windows: a phase that moves only
@@ -328,17 +341,25 @@ static bool td_l1_always(const struct td_cpu *tc)
 }
 
 /*
- * Level 1 of one window, @node in normalizer units over @norm: widens the
- * interval's range of each node (td_cpu.calm_lo/hi) for td_calm_end()
+ * Level 1 of one window, @node in normalizer units over @norm and @span
+ * ns: added to the windows not yet judged; once they are long enough
+ * (TD_CALM_JUDGES), their Level 1 widens the interval's range of each
+ * node (td_cpu.calm_lo/hi) for td_calm_end()
  */
-static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm)
+static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm,
+			   u64 span)
 {
 	unsigned int j;
 
-	if (!norm)
+	for (j = 0; j < TD_NR_L1; j++)
+		tc->calm_node[j] += node[j];
+	tc->calm_norm += norm;
+	tc->calm_ns += span;
+	if (tc->calm_ns < td_ival_ns() / TD_CALM_JUDGES)
 		return;
-	for (j = 0; j < TD_NR_L1; j++) {
-		u32 f = td_frac(node[j], norm);
+	norm = tc->calm_norm;
+	for (j = 0; j < TD_NR_L1 && norm; j++) {
+		u32 f = td_frac(tc->calm_node[j], norm);
 
 		tc->calm_lo[j] = min(tc->calm_lo[j], f);
 		tc->calm_hi[j] = max(tc->calm_hi[j], f);
@@ -347,16 +368,35 @@ static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm)
 		    max(tc->calm_ref_hi[j], f) - min(tc->calm_ref_lo[j], f) > TD_CALM_PPM)
 			tc->calm_broken = true;
 	}
-	tc->calm_windows++;
+	if (norm)
+		tc->calm_windows++;
+	memset(tc->calm_node, 0, sizeof(tc->calm_node));
+	tc->calm_norm = 0;
+	tc->calm_ns = 0;
 }
 
-/* an event that took turns, over one window: widens its ratio's range */
+/*
+ * An event that took turns, over one window of @span ns: added to its
+ * windows not yet judged; once they are long enough (as Level 1's, but of
+ * its own turns: an eighth of its share of the interval), their ratio
+ * widens its range
+ */
 static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
-			  u64 ref)
+			  u64 ref, u64 span)
 {
-	u64 r = mul_u64_u64_div_u64(count, TD_PPM, ref);
-	u32 q = min_t(u64, r, U32_MAX), hi;
+	u64 r;
+	u32 q, hi;
 
+	k->calm_count += count;
+	k->calm_ref += ref;
+	k->calm_ns += span;
+	if (k->calm_ns * tc->sets.nr < td_ival_ns() / TD_CALM_JUDGES)
+		return;
+	r = mul_u64_u64_div_u64(k->calm_count, TD_PPM, k->calm_ref);
+	q = min_t(u64, r, U32_MAX);
+	k->calm_count = 0;
+	k->calm_ref = 0;
+	k->calm_ns = 0;
 	k->calm_lo = min(k->calm_lo, q);
 	k->calm_hi = max(k->calm_hi, q);
 	/* (an event that counted 0 in every window was measured too) */
@@ -571,7 +611,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 				c[i] = w[i];
 		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
 		if (calm_window && td_l1_always(tc))
-			td_calm_window(tc, node, d[s->norm]);
+			td_calm_window(tc, node, d[s->norm], span);
 	}
 	if (tc->reg && s->nr > 1)
 		td_reg_add(tc->reg, s, tc->cur, had, w);
@@ -593,7 +633,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 		k->acc.norm += a.norm;
 		k->acc_run += span;
 		if (!(s->every & BIT(i)) && a.ref && calm_window)
-			td_calm_event(tc, k, a.count, a.ref);
+			td_calm_event(tc, k, a.count, a.ref, span);
 		if (whole & BIT(i)) {
 			k->whole.count += a.count;
 			k->whole.ref += a.ref;
@@ -749,6 +789,9 @@ static void td_clear_acc(struct td_cpu *tc)
 		tc->ctr[i].whole_run = 0;
 		tc->ctr[i].calm_lo = U32_MAX;
 		tc->ctr[i].calm_hi = 0;
+		tc->ctr[i].calm_count = 0;
+		tc->ctr[i].calm_ref = 0;
+		tc->ctr[i].calm_ns = 0;
 	}
 	tc->en_ns = 0;
 	for (i = 0; i < TD_NR_L1; i++) {
@@ -757,13 +800,11 @@ static void td_clear_acc(struct td_cpu *tc)
 	}
 	tc->calm_windows = 0;
 	tc->calm_broken = false;
+	memset(tc->calm_node, 0, sizeof(tc->calm_node));
+	tc->calm_norm = 0;
+	tc->calm_ns = 0;
 	if (tc->reg)
 		td_reg_begin(tc->reg);
-}
-
-static u64 td_ival_ns(void)
-{
-	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
 }
 
 /*

@@ -54,6 +54,9 @@ enum td_slots_from {
  *            td_calm_end())
  * @calm_ref_lo: the last calm interval's @calm_lo (U32_MAX: none)
  * @calm_ref_hi: and its @calm_hi
+ * @calm_count: its count in the windows not yet judged (td_calm_event())
+ * @calm_ref: and its reference's
+ * @calm_ns:  and their time, ns
  * @foreign_ppm: share of its enabled time in the interval that it ran:
  *            below TD_PPM when another perf user took its counter
  * @acc:      this interval so far: its count, its reference's and the
@@ -81,6 +84,7 @@ struct td_counter {
 	u32 foreign_ppm;
 	u64 last_gap;
 	u32 calm_lo, calm_hi, calm_ref_lo, calm_ref_hi;
+	u64 calm_count, calm_ref, calm_ns;
 	struct td_acc acc;
 	u64 acc_run;
 	u64 snap_gap;
@@ -206,6 +210,9 @@ void td_stats_sum(struct td_stats *sum);
  * @calm_lo:  this interval: each Level 1 node's lowest share in a window
  * @calm_hi:  and its highest, ppm
  * @calm_windows: this interval's windows measured
+ * @calm_node: Level 1 of the windows not yet judged (td_calm_window())
+ * @calm_norm: and their normalizer
+ * @calm_ns:  and their time, ns
  * @calm_ref_lo: the last calm interval's @calm_lo
  * @calm_ref_hi: and its @calm_hi
  * @calm_plan: this interval was planned calm (TD_CALM_ROUNDS rounds)
@@ -266,6 +273,7 @@ struct td_cpu {
 	unsigned int calm, calm_windows;
 	u32 calm_spread, calm_lo[TD_NR_L1], calm_hi[TD_NR_L1];
 	u32 calm_ref_lo[TD_NR_L1], calm_ref_hi[TD_NR_L1];
+	u64 calm_node[TD_NR_L1], calm_norm, calm_ns;
 	bool calm_plan, calm_broken;
 	u64 calm_breaks;
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
