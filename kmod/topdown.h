@@ -49,7 +49,8 @@ enum td_slots_from {
  * @last_gap: perf's enabled less running time at the end of the last
  *            interval, ns (td_foreign())
  * @calm_lo:  this interval, an event that took turns: the lowest ratio of
- *            its count to its reference's in a window, ppm
+ *            its count to its reference's in a judged span of its
+ *            windows (td_calm_event()), ppm
  * @calm_hi:  and the highest (@calm_lo U32_MAX: none measured;
  *            td_calm_end())
  * @calm_ref_lo: the last calm interval's @calm_lo (U32_MAX: none)
@@ -206,10 +207,11 @@ void td_stats_sum(struct td_stats *sum);
  *            TD_CALM_PPM (td_cpu.c): from the second, the sets take
  *            TD_CALM_ROUNDS turns each an interval
  * @calm_spread: the last interval's: Level 1's widest range over its
- *            windows, ppm (0: fewer than two windows)
- * @calm_lo:  this interval: each Level 1 node's lowest share in a window
+ *            judged spans, ppm (0: fewer than two)
+ * @calm_lo:  this interval: each Level 1 node's lowest share in a judged
+ *            span of windows (td_calm_window())
  * @calm_hi:  and its highest, ppm
- * @calm_windows: this interval's windows measured
+ * @calm_windows: this interval's spans judged
  * @calm_node: Level 1 of the windows not yet judged (td_calm_window())
  * @calm_norm: and their normalizer
  * @calm_ns:  and their time, ns
