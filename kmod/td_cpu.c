@@ -410,7 +410,7 @@ static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 /*
  * The interval is over: were its windows calm?  Counts the calm intervals
  * in a row (td_cpu.calm); any other resets them, as does an interval of
- * fewer than two windows measured
+ * fewer than two spans judged
  */
 static void td_calm_end(struct td_cpu *tc)
 {
