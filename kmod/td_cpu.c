@@ -270,27 +270,32 @@ static u64 td_ival_ns(void)
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
 /*
- * Calm: in each window of at least half TD_SLICE_MIN_US, Level 1, counted
- * all the time, stayed within a range of TD_CALM_PPM, for
- * TD_CALM_INTERVALS intervals in a row.  A calm CPU's sets take
- * TD_CALM_ROUNDS turns each an interval (td_plan()).
+ * Calm: Level 1, counted all the time, stayed within a range of
+ * TD_CALM_PPM over the interval's judged spans (windows of at least half
+ * TD_SLICE_MIN_US, added up: TD_CALM_JUDGES), for TD_CALM_INTERVALS
+ * intervals in a row.  A calm CPU's sets take TD_CALM_ROUNDS turns each
+ * an interval (td_plan_span()).
  */
 #define TD_CALM_PPM		2000
 #define TD_CALM_INTERVALS	2
 #define TD_CALM_ROUNDS		1
 #define TD_CALM_SPAN_NS		(TD_SLICE_MIN_US * NSEC_PER_USEC / 2)
 /*
- * Level 1 is judged over windows added up to an eighth of the interval
- * at least (TD_CALM_JUDGES a full interval): a window's count is off by
- * its reads' offsets, a microsecond or two each, and at 100 ms (spr
- * Level 3, 96 windows of 1 ms) one window in a hundred was 0.2 points
- * off under TCG, so a steady CPU was never calm.
+ * Level 1 is judged over windows added up to three quarters of an eighth
+ * of the interval at least (td_calm_span(): a calm interval's one turn of
+ * each of 8 sets, less its switches, is one span): a window's count is
+ * off by its reads' offsets, a microsecond or two each, and at 100 ms
+ * (spr Level 3, 96 windows of 1 ms) one window in a hundred was 0.2
+ * points off under TCG, so a steady CPU was never calm.
  */
 #define TD_CALM_JUDGES		8
 /*
  * and each event that took turns kept its ratio to its reference within
- * 1/TD_CALM_EVENT_DIV of itself over its windows: a phase that moves only
- * such events (Level 3 memory nodes under a steady Level 1) is not calm
+ * 1/TD_CALM_EVENT_DIV of itself over its judged spans: a phase that moves
+ * only such events (Level 3 memory nodes under a steady Level 1) is not
+ * calm.  (In a calm interval, one turn each, an event has one span: its
+ * ratio is held to the last calm interval's range instead, and a break
+ * makes the interval not calm: td_calm_end().)
  */
 #define TD_CALM_EVENT_DIV	100
 
@@ -340,6 +345,12 @@ static bool td_l1_always(const struct td_cpu *tc)
 	return true;
 }
 
+/* how long the windows judged together are at least, ns (TD_CALM_JUDGES) */
+static u64 td_calm_span(const struct td_cpu *tc)
+{
+	return div64_u64(tc->interval_ns * 3, 4 * TD_CALM_JUDGES);
+}
+
 /*
  * Level 1 of one window, @node in normalizer units over @norm and @span
  * ns: added to the windows not yet judged; once they are long enough
@@ -355,7 +366,7 @@ static void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm,
 		tc->calm_node[j] += node[j];
 	tc->calm_norm += norm;
 	tc->calm_ns += span;
-	if (tc->calm_ns < td_ival_ns() / TD_CALM_JUDGES)
+	if (tc->calm_ns < td_calm_span(tc))
 		return;
 	norm = tc->calm_norm;
 	for (j = 0; j < TD_NR_L1 && norm; j++) {
@@ -390,7 +401,7 @@ static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 	k->calm_count += count;
 	k->calm_ref += ref;
 	k->calm_ns += span;
-	if (k->calm_ns * tc->sets.nr < td_ival_ns() / TD_CALM_JUDGES)
+	if (k->calm_ns * tc->sets.nr < td_calm_span(tc))
 		return;
 	r = mul_u64_u64_div_u64(k->calm_count, TD_PPM, k->calm_ref);
 	q = min_t(u64, r, U32_MAX);
@@ -410,11 +421,14 @@ static void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 /*
  * The interval is over: were its windows calm?  Counts the calm intervals
  * in a row (td_cpu.calm); any other resets them, as does an interval of
- * fewer than two spans judged
+ * fewer than two spans judged, and a planned calm one that a span left
+ * (td_cpu.calm_broken): with one turn each, an event's one span cannot
+ * widen its own range, and a break seen at the last turn, or with too
+ * little of the interval left, slices nothing again in it (td_work())
  */
 static void td_calm_end(struct td_cpu *tc)
 {
-	bool calm = tc->calm_windows >= 2;
+	bool calm = tc->calm_windows >= 2 && !tc->calm_broken;
 	u32 spread = 0;
 	unsigned int j;
 
@@ -1391,13 +1405,13 @@ static void td_work(struct work_struct *work)
 		goto unlock;
 	tc->tick++;
 	/*
-	 * Planned calm, but the window that just ended left the last calm
-	 * interval's range: the phase changed.  The rest of the interval,
+	 * Planned calm, but the span judged as the window ended left the last
+	 * calm interval's range: the phase changed.  The rest of the interval,
 	 * from this tick's time to its end on the grid, is sliced as any
 	 * other, so that the new phase is seen in many windows of each set
 	 * and not in one or two; unless too little of it is left for a turn
 	 * of TD_SLICE_MIN_US per set (the interval is not calm then either:
-	 * its windows' range says so at td_calm_end()).
+	 * td_calm_end()).
 	 */
 	if (tc->calm_plan && tc->calm_broken && tc->tick < tc->ticks &&
 	    gen == tc->gen) {

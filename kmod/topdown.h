@@ -218,8 +218,9 @@ void td_stats_sum(struct td_stats *sum);
  * @calm_ref_lo: the last calm interval's @calm_lo
  * @calm_ref_hi: and its @calm_hi
  * @calm_plan: this interval was planned calm (TD_CALM_ROUNDS rounds)
- * @calm_broken: and a window of it left the last calm interval's range
- * @calm_breaks: calm intervals sliced again from such a window on
+ * @calm_broken: and a judged span of it left the last calm interval's
+ *            range
+ * @calm_breaks: calm intervals sliced again from such a span on
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
  * @snap_rereads: single counters read again on the last try (td_snapshot())
