@@ -261,11 +261,6 @@ static u32 td_on(const struct td_cpu *tc)
 	return tc->sets.every | tc->sets.set[tc->cur];
 }
 
-static u64 td_ival_ns(void)
-{
-	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
-}
-
 #define TD_SNAP_TRIES		3
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
@@ -819,6 +814,11 @@ static void td_clear_acc(struct td_cpu *tc)
 	tc->calm_ns = 0;
 	if (tc->reg)
 		td_reg_begin(tc->reg);
+}
+
+static u64 td_ival_ns(void)
+{
+	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
 }
 
 /*
