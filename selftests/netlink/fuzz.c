@@ -10,7 +10,7 @@
  * 40 bytes, interesting and random values, nests 3 deep, messages cut
  * short, and valid requests with random bytes flipped.
  *
- * After each one a GET_INFO with NLM_F_ACK marks the end of its answers:
+ * Up to 8 go in one datagram, with an end mark after them (see talk()):
  * every message must be answered (a reply, an ack, an error or a dump's
  * DONE), except a SET_CONFIG without NLM_F_ACK that was taken (netlink
  * answers a taken request only when asked to; as root the configuration
@@ -97,6 +97,7 @@ static uint32_t interesting(void)
 struct nl {
 	int fd;
 	uint32_t seq;
+	bool broken;	/* a send or receive failed */
 	char *buf;
 };
 
@@ -132,62 +133,126 @@ static struct nlmsghdr *put_req(char *buf, uint16_t type, uint16_t flags,
 }
 
 /*
- * Send @nlh, then GET_INFO with an ack as the end mark; read until the
- * mark's NLMSG_ERROR.  Returns how many messages answered @nlh (its
- * error, if any, in *err; 0 for none or an ack) and calls @cb on each
- * reply to the mark; -1 on a socket error.
+ * Messages go in batches, one datagram each: on the debug kernel (KASAN,
+ * lockdep, under emulation) the system calls cost more than the messages,
+ * and a GET_INFO as every message's end mark doubled root's time.  A batch
+ * ends after a dump request (a second dump while one runs is refused with
+ * EBUSY, which would hide the dump paths) or after a SET_CONFIG (root reads
+ * the configuration back after each), and with an end mark: a request for
+ * no command (0), answered EOPNOTSUPP by genetlink itself, for root and
+ * nobody alike.  Netlink answers a datagram's messages in order.
  */
-static bool last_ext;	/* the last error answered carried an extack message */
+#define BATCH		8
+#define BATCH_ROOM	(1 << 16)	/* a batch stops growing past this */
+#define RECV_BUFS	8
 
-static int talk(struct nl *nl, uint16_t family, struct nlmsghdr *nlh, int *err,
+struct sent {
+	int answers, err;
+	bool ext;	/* its error carried an extack message */
+};
+
+struct batch {
+	char buf[BATCH_ROOM + BUF];	/* a message is never near BUF */
+	size_t len;
+	uint32_t seq0;		/* the first message's; the rest follow */
+	int n;
+	size_t off[BATCH + 1];	/* where each message starts in buf */
+	struct sent sent[BATCH + 1];
+};
+
+static void batch_start(struct batch *b, struct nl *nl)
+{
+	b->len = 0;
+	b->n = 0;
+	b->seq0 = nl->seq + 1;
+}
+
+/* room for the next message, at the batch's end (its seq is nl->seq + 1) */
+static char *batch_next(struct batch *b)
+{
+	return b->buf + b->len;
+}
+
+static void batch_add(struct batch *b, struct nl *nl, const struct nlmsghdr *nlh)
+{
+	b->off[b->n] = b->len;
+	b->len += NLMSG_ALIGN(nlh->nlmsg_len);
+	b->sent[b->n++] = (struct sent){ 0 };
+	nl->seq++;
+}
+
+/*
+ * Send @b and an end mark in one datagram; read until the mark's answer,
+ * counting each message's answers (a reply, an ack, an error, a dump's
+ * parts and DONE) and keeping its error.  @cb gets every reply to the
+ * batch's message @cb_idx (-1: none).  Returns -1 on a socket error.
+ */
+static int talk(struct nl *nl, uint16_t family, struct batch *b, int cb_idx,
 		void (*cb)(const struct nlmsghdr *, void *), void *data)
 {
-	char mark_buf[64];
-	uint32_t seq = nlh->nlmsg_seq, mark = ++nl->seq;
+	static char bufs[RECV_BUFS][BUF];
+	struct mmsghdr msgs[RECV_BUFS];
+	struct iovec iov[RECV_BUFS];
+	uint32_t mark = nl->seq + 1;
 	struct nlmsghdr *m;
-	int answers = 0;
+	bool done = false;
+	int i;
 
-	*err = 0;
-	m = put_req(mark_buf, family, NLM_F_REQUEST | NLM_F_ACK, mark,
-		    TOPDOWN_CMD_GET_INFO, TOPDOWN_FAMILY_VERSION);
-	if (send(nl->fd, nlh, nlh->nlmsg_len, 0) < 0 ||
-	    send(nl->fd, m, m->nlmsg_len, 0) < 0)
+	m = put_req(batch_next(b), family, NLM_F_REQUEST | NLM_F_ACK, mark, 0,
+		    TOPDOWN_FAMILY_VERSION);
+	nl->seq++;
+	if (send(nl->fd, b->buf, b->len + m->nlmsg_len, 0) < 0) {
+		nl->broken = true;
 		return -1;
-	for (;;) {
-		ssize_t n = recv(nl->fd, nl->buf, BUF, 0);
-		const struct nlmsghdr *r;
-		int len = n;
+	}
+	for (i = 0; i < RECV_BUFS; i++) {
+		iov[i] = (struct iovec){ bufs[i], BUF };
+		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	while (!done) {
+		int got = recvmmsg(nl->fd, msgs, RECV_BUFS, MSG_WAITFORONE, NULL);
 
-		if (n < 0)
+		if (got < 0) {
+			nl->broken = true;
 			return -1;
-		for (r = (void *)nl->buf; mnl_nlmsg_ok(r, len); r = mnl_nlmsg_next(r, &len)) {
-			if (r->nlmsg_seq == seq) {
-				answers++;
+		}
+		for (i = 0; i < got; i++) {
+			const struct nlmsghdr *r = (void *)bufs[i];
+			int len = msgs[i].msg_len;
+
+			for (; mnl_nlmsg_ok(r, len); r = mnl_nlmsg_next(r, &len)) {
+				uint32_t k = r->nlmsg_seq - b->seq0;
+				struct sent *s;
+
+				if (r->nlmsg_seq == mark) {
+					done |= r->nlmsg_type == NLMSG_ERROR;
+					continue;
+				}
+				if (k >= (uint32_t)b->n)
+					continue;	/* a dump's rest, from before */
+				s = &b->sent[k];
+				s->answers++;
 				/* a dump's end carries its error too */
 				if (r->nlmsg_type == NLMSG_DONE &&
 				    mnl_nlmsg_get_payload_len(r) >= sizeof(int))
-					*err = *(const int *)mnl_nlmsg_get_payload(r);
+					s->err = *(const int *)mnl_nlmsg_get_payload(r);
 				if (r->nlmsg_type == NLMSG_ERROR) {
 					const struct nlmsgerr *e = mnl_nlmsg_get_payload(r);
 					const struct nlattr *a;
 
-					*err = e->error;
-					last_ext = false;
+					s->err = e->error;
+					s->ext = false;
 					if (r->nlmsg_flags & NLM_F_ACK_TLVS)
 						mnl_attr_for_each(a, r, sizeof(*e))
-							last_ext |= mnl_attr_get_type(a) ==
-								    NLMSGERR_ATTR_MSG;
+							s->ext |= mnl_attr_get_type(a) ==
+								  NLMSGERR_ATTR_MSG;
+				} else if ((int)k == cb_idx && cb && r->nlmsg_type != NLMSG_DONE) {
+					cb(r, data);
 				}
-				continue;
 			}
-			if (r->nlmsg_seq != mark)
-				continue;
-			if (r->nlmsg_type == NLMSG_ERROR)
-				return answers;
-			if (cb)
-				cb(r, data);
 		}
 	}
+	return 0;
 }
 
 static int resolve(struct nl *nl, uint16_t *family)
@@ -238,15 +303,26 @@ static void config_cb(const struct nlmsghdr *nlh, void *data)
 	}
 }
 
-static int get_config(struct nl *nl, uint16_t family, struct config *c)
+/* GET_INFO at @b's end (@b may hold more before it), read into @c */
+static int get_config(struct nl *nl, uint16_t family, struct batch *b, struct config *c)
 {
-	char buf[64];
-	struct nlmsghdr *nlh = put_req(buf, family, NLM_F_REQUEST, ++nl->seq,
-				       TOPDOWN_CMD_GET_INFO, TOPDOWN_FAMILY_VERSION);
-	int err;
+	int idx = b->n;
 
+	put_req(batch_next(b), family, NLM_F_REQUEST, nl->seq + 1, TOPDOWN_CMD_GET_INFO,
+		TOPDOWN_FAMILY_VERSION);
+	batch_add(b, nl, (struct nlmsghdr *)batch_next(b));
 	*c = (struct config){ -1, -1, -1 };
-	return talk(nl, family, nlh, &err, config_cb, c) < 0 || err ? -1 : 0;
+	return talk(nl, family, b, idx, config_cb, c) < 0 || b->sent[idx].err ||
+	       c->level < 0 ? -1 : 0;
+}
+
+/* the configuration alone */
+static int read_config(struct nl *nl, uint16_t family, struct config *c)
+{
+	static struct batch b;
+
+	batch_start(&b, nl);
+	return get_config(nl, family, &b, c);
 }
 
 static bool same(const struct config *a, const struct config *b)
@@ -393,51 +469,85 @@ static void dump_msg(const char *what, const struct nlmsghdr *nlh)
 }
 
 struct result {
-	unsigned long sent, unanswered, silent, accepted, errnos[MAX_ERRNO], extacks;
+	unsigned long sent, batches, unanswered, silent, accepted, errnos[MAX_ERRNO], extacks;
 	unsigned long sets, sets_refused, refused_changed, changed;
 	double secs;
 };
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* the messages of @b but the last @extra (a config read), counted in @res */
+static void tally(const struct batch *b, int extra, bool set, struct result *res)
+{
+	int i, n = b->n - extra;
+
+	for (i = 0; i < n; i++) {
+		const struct nlmsghdr *nlh = (const void *)(b->buf + b->off[i]);
+		const struct sent *s = &b->sent[i];
+
+		res->sent++;
+		if (s->err < 0 && -s->err < MAX_ERRNO)
+			res->errnos[-s->err]++;
+		res->extacks += s->err < 0 && s->ext;
+		res->accepted += s->answers && !s->err;
+		if (s->answers)
+			continue;
+		/* taken, and not asked to ack: as root only, where it shows */
+		if (set && i == n - 1 && !(nlh->nlmsg_flags & NLM_F_ACK) && getuid() == 0) {
+			res->silent++;
+			res->accepted++;
+			continue;
+		}
+		if (res->unanswered++ < 5)
+			dump_msg("unanswered", nlh);
+	}
+}
+
 static int run(struct nl *nl, uint16_t family, unsigned long count, struct result *res)
 {
+	static struct batch b;
+	unsigned long next_report = count / 10;
 	struct config before, after;
-	struct timespec t0, t1;
-	char buf[BUF];
-	unsigned long i;
+	bool root = getuid() == 0;
+	double t0 = now();
 
 	memset(res, 0, sizeof(*res));
-	if (get_config(nl, family, &before) && getuid() == 0)
+	if (read_config(nl, family, &before) && root)
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < count; i++) {
-		uint8_t cmd;
-		struct nlmsghdr *nlh = make(buf, family, ++nl->seq, &cmd);
-		int err, answers = talk(nl, family, nlh, &err, NULL, NULL);
+	while (res->sent < count) {
+		bool set = false, read;
 
-		bool set = cmd == TOPDOWN_CMD_SET_CONFIG && !(nlh->nlmsg_flags & NLM_F_DUMP);
+		batch_start(&b, nl);
+		while (b.n < BATCH && res->sent + b.n < count && b.len < BATCH_ROOM) {
+			uint8_t cmd;
+			struct nlmsghdr *nlh = make(batch_next(&b), family, nl->seq + 1, &cmd);
+			bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
 
-		if (answers < 0)
-			return -1;
-		res->sent++;
-		/* a long run says how far it is: the debug kernel's 10^6 takes hours */
-		if (count >= 100000 && res->sent % (count / 10) == 0) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			/* root's config too: level 3 at short intervals slows a slow kernel */
-			printf("# %s: %lu of %lu sent in %.0f s", getuid() ? "nobody" : "root",
-			       res->sent, count,
-			       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-			if (!getuid())
-				printf(" (level %lld, interval %lld ms)", (long long)before.level,
-				       (long long)before.interval);
-			printf("\n");
-			fflush(stdout);
+			batch_add(&b, nl, nlh);
+			set = cmd == TOPDOWN_CMD_SET_CONFIG && !dump;
+			if (set || dump)
+				break;
 		}
-		if (err < 0 && -err < MAX_ERRNO)
-			res->errnos[-err]++;
-		res->extacks += err < 0 && last_ext;
-		res->accepted += answers && !err;
-		/* as root: what a set-config did, or did not do */
-		if (set && getuid() == 0 && !get_config(nl, family, &after)) {
+		/* as root: the configuration read back after a set-config */
+		read = set && root;
+		if (read)
+			get_config(nl, family, &b, &after);
+		else
+			talk(nl, family, &b, -1, NULL, NULL);
+		if (nl->broken)
+			return -1;
+		res->batches++;
+		tally(&b, read, set, res);
+		/* what a set-config did, or did not do */
+		if (read && after.level >= 0) {
+			int err = b.sent[b.n - 2].err;
+
 			res->sets++;
 			if (err) {
 				res->sets_refused++;
@@ -446,19 +556,20 @@ static int run(struct nl *nl, uint16_t family, unsigned long count, struct resul
 			res->changed += !same(&before, &after);
 			before = after;
 		}
-		if (answers)
-			continue;
-		/* taken, and not asked to ack: as root only, where it shows */
-		if (set && !(nlh->nlmsg_flags & NLM_F_ACK) && getuid() == 0) {
-			res->silent++;
-			res->accepted++;
-			continue;
+		/* a long run says how far it is: the debug kernel's 10^6 takes an hour */
+		if (count >= 100000 && res->sent >= next_report) {
+			next_report += count / 10;
+			/* root's config too: level 3 at short intervals slows a slow kernel */
+			printf("# %s: %lu of %lu sent in %.0f s", root ? "root" : "nobody",
+			       res->sent, count, now() - t0);
+			if (root)
+				printf(" (level %lld, interval %lld ms)", (long long)before.level,
+				       (long long)before.interval);
+			printf("\n");
+			fflush(stdout);
 		}
-		if (res->unanswered++ < 5)
-			dump_msg("unanswered", nlh);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->secs = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	res->secs = now() - t0;
 	return 0;
 }
 
@@ -477,18 +588,22 @@ static void errno_list(const struct result *r, char *out, size_t size)
 /* root, after everything: the module set back to work, and sampling */
 static void works(struct nl *nl, uint16_t family)
 {
-	char buf[256];
-	struct nlmsghdr *nlh = put_req(buf, family, NLM_F_REQUEST | NLM_F_ACK, ++nl->seq,
-				       TOPDOWN_CMD_SET_CONFIG, TOPDOWN_FAMILY_VERSION);
+	static struct batch b;
+	struct nlmsghdr *nlh;
 	struct config c;
-	int err, ok;
+	bool ok;
 
+	batch_start(&b, nl);
+	nlh = put_req(batch_next(&b), family, NLM_F_REQUEST | NLM_F_ACK, nl->seq + 1,
+		      TOPDOWN_CMD_SET_CONFIG, TOPDOWN_FAMILY_VERSION);
 	mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_INTERVAL_MS, 100);
 	mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_LEVEL, 2);
 	mnl_attr_put_u32(nlh, TOPDOWN_A_CONFIG_RUNNING, 1);
-	ok = talk(nl, family, nlh, &err, NULL, NULL) == 1 && !err &&
-	     !get_config(nl, family, &c) && c.level == 2 && c.interval == 100 && c.running == 1;
-	tap(ok, "afterwards: set-config interval 100 level 2 running 1 is taken (err %d)", err);
+	batch_add(&b, nl, nlh);
+	ok = !get_config(nl, family, &b, &c) && b.sent[0].answers == 1 && !b.sent[0].err &&
+	     c.level == 2 && c.interval == 100 && c.running == 1;
+	tap(ok, "afterwards: set-config interval 100 level 2 running 1 is taken (err %d)",
+	    b.sent[0].err);
 }
 
 static void report(const char *who, const struct result *r)
@@ -496,10 +611,11 @@ static void report(const char *who, const struct result *r)
 	char errs[1024];
 
 	errno_list(r, errs, sizeof(errs));
-	tap(r->sent && !r->unanswered, "%s: %lu messages in %.0f s (%.0f/s), every one answered "
+	tap(r->sent && !r->unanswered, "%s: %lu messages in %lu datagrams, %.0f s (%.0f/s), "
+	    "every one answered "
 	    "(%lu unanswered) but %lu set-config taken without an ack: %lu accepted; "
 	    "refused: %s (%lu with an extack message)",
-	    who, r->sent, r->secs, r->sent / (r->secs ?: 1), r->unanswered, r->silent,
+	    who, r->sent, r->batches, r->secs, r->sent / (r->secs ?: 1), r->unanswered, r->silent,
 	    r->accepted, errs, r->extacks);
 }
 
@@ -516,7 +632,7 @@ int main(int argc, char **argv)
 
 	rnd_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	rnd_state = rnd_state ?: 1;
-	if (nl_open(&nl) || resolve(&nl, &family) || get_config(&nl, family, &start)) {
+	if (nl_open(&nl) || resolve(&nl, &family) || read_config(&nl, family, &start)) {
 		tap(false, "the family resolves and answers GET_INFO (is topdown.ko loaded?)");
 		return 1;
 	}
@@ -534,7 +650,7 @@ int main(int argc, char **argv)
 	works(&nl, family);
 
 	/* nobody, no capabilities: a child, so the parent can check after */
-	get_config(&nl, family, &start);
+	read_config(&nl, family, &start);
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
@@ -561,7 +677,7 @@ int main(int argc, char **argv)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		failed++;
 	/* (read before the tap: its arguments are evaluated in no set order) */
-	ok = !get_config(&nl, family, &end) && same(&start, &end);
+	ok = !read_config(&nl, family, &end) && same(&start, &end);
 	tap(ok, "nobody changed nothing: level %lld interval %lld running %lld",
 	    (long long)end.level, (long long)end.interval, (long long)end.running);
 	return failed ? 1 : 0;
