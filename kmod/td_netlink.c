@@ -59,7 +59,119 @@ static u32 td_nl_state(const struct td_cpu *tc)
 	return f;
 }
 
-static int td_nl_put_levels(struct sk_buff *skb, const struct td_cpu *tc)
+/*
+ * A sample message is written through a td_nlw.  Building, it puts
+ * attributes into an skb as nla_put() does.  Patching, it walks a message
+ * built before and writes only the values: while a CPU's message keeps its
+ * shape (the same attributes in the same order, the same model), nothing
+ * that does not change is written again.  Each attribute patched must be
+ * the one the builder would put there, of the same type and length, within
+ * its nest, and the message must end where the last one does; otherwise
+ * the walk is marked bad and the caller builds the message afresh.
+ */
+struct td_nlw {
+	struct sk_buff *skb;	/* building: the message; NULL: patching */
+	u8 *at, *end;		/* patching: the next attribute; the end of its nest */
+	bool bad;		/* no room (building); another shape (patching) */
+};
+
+/* patching: the attribute at the cursor, if it is @type of @len (-1: any) */
+static struct nlattr *td_nlw_next(struct td_nlw *w, int type, int len)
+{
+	struct nlattr *a = (struct nlattr *)w->at;
+
+	if (w->bad || w->end - w->at < NLA_HDRLEN || a->nla_len < NLA_HDRLEN ||
+	    NLA_ALIGN(a->nla_len) > w->end - w->at || nla_type(a) != type ||
+	    (len >= 0 && nla_len(a) != len)) {
+		w->bad = true;
+		return NULL;
+	}
+	w->at += NLA_ALIGN(a->nla_len);
+	return a;
+}
+
+static void td_nlw_u32(struct td_nlw *w, int type, u32 v)
+{
+	struct nlattr *a;
+
+	if (w->skb) {
+		w->bad |= !!nla_put_u32(w->skb, type, v);
+		return;
+	}
+	a = td_nlw_next(w, type, sizeof(u32));
+	if (a)
+		*(u32 *)nla_data(a) = v;
+}
+
+static void td_nlw_u64(struct td_nlw *w, int type, u64 v, int pad)
+{
+	struct nlattr *a;
+
+	if (w->skb) {
+		w->bad |= !!nla_put_u64_64bit(w->skb, type, v, pad);
+		return;
+	}
+	/* where the builder aligned the value (some architectures) */
+	if (!w->bad && w->end - w->at >= NLA_HDRLEN &&
+	    nla_type((struct nlattr *)w->at) == pad)
+		td_nlw_next(w, pad, 0);
+	a = td_nlw_next(w, type, sizeof(u64));
+	if (a)
+		memcpy(nla_data(a), &v, sizeof(v));	/* 4-byte aligned */
+}
+
+static void td_nlw_string(struct td_nlw *w, int type, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	struct nlattr *a;
+
+	if (w->skb) {
+		w->bad |= !!nla_put_string(w->skb, type, s);
+		return;
+	}
+	a = td_nlw_next(w, type, len);
+	if (a && memcmp(nla_data(a), s, len))
+		w->bad = true;
+}
+
+/* a nest: its attribute, and the end of the one it is in (patching) */
+struct td_nlw_nest {
+	struct nlattr *a;
+	u8 *outer_end;
+};
+
+static void td_nlw_nest_start(struct td_nlw *w, int type, struct td_nlw_nest *n)
+{
+	if (w->skb) {
+		n->a = nla_nest_start(w->skb, type);
+		w->bad |= !n->a;
+		return;
+	}
+	n->outer_end = w->end;
+	n->a = td_nlw_next(w, type, -1);
+	if (n->a) {
+		w->end = w->at;
+		w->at = nla_data(n->a);
+	}
+}
+
+static void td_nlw_nest_end(struct td_nlw *w, struct td_nlw_nest *n)
+{
+	if (w->skb) {
+		if (n->a)
+			nla_nest_end(w->skb, n->a);
+		return;
+	}
+	if (w->bad)
+		return;
+	if (w->at != w->end) {	/* the nest held more */
+		w->bad = true;
+		return;
+	}
+	w->end = n->outer_end;
+}
+
+static void td_nl_put_levels(struct td_nlw *w, const struct td_cpu *tc)
 {
 	static const int l1_attr[TD_NR_L1] = {
 		[TD_RETIRING] = TOPDOWN_A_LEVEL1_RETIRING,
@@ -81,59 +193,47 @@ static int td_nl_put_levels(struct sk_buff *skb, const struct td_cpu *tc)
 		[TD_RESOURCE_BOUND] = TOPDOWN_A_LEVEL2_RESOURCE_BOUND,
 		[TD_OTHER_MISPREDICTS] = TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS,
 	};
-	struct nlattr *nest;
+	struct td_nlw_nest nest;
 	unsigned int i;
 
-	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_LEVEL1);
-	if (!nest)
-		return -EMSGSIZE;
+	td_nlw_nest_start(w, TOPDOWN_A_SAMPLE_LEVEL1, &nest);
 	for (i = 0; i < TD_NR_L1; i++)
-		if (td_model_has_l1(tc->model, i) &&
-		    nla_put_u32(skb, l1_attr[i], tc->result.l1[i]))
-			return -EMSGSIZE;
-	nla_nest_end(skb, nest);
+		if (td_model_has_l1(tc->model, i))
+			td_nlw_u32(w, l1_attr[i], tc->result.l1[i]);
+	td_nlw_nest_end(w, &nest);
 	if (!tc->result.has_l2)
-		return 0;
-	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_LEVEL2);
-	if (!nest)
-		return -EMSGSIZE;
+		return;
+	td_nlw_nest_start(w, TOPDOWN_A_SAMPLE_LEVEL2, &nest);
 	for (i = 0; i < TD_NR_L2; i++)
-		if (td_model_has_l2(tc->model, i) &&
-		    nla_put_u32(skb, l2_attr[i], tc->result.l2[i]))
-			return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
+		if (td_model_has_l2(tc->model, i))
+			td_nlw_u32(w, l2_attr[i], tc->result.l2[i]);
+	td_nlw_nest_end(w, &nest);
 }
 
-static int td_nl_put_counts(struct sk_buff *skb, const struct td_cpu *tc)
+static void td_nl_put_counts(struct td_nlw *w, const struct td_cpu *tc)
 {
 	unsigned int i;
 
-	for (i = 0; i < tc->nr; i++) {
+	for (i = 0; i < tc->nr && !w->bad; i++) {
 		const struct td_counter *k = &tc->ctr[i];
-		struct nlattr *nest;
+		struct td_nlw_nest nest;
 
 		if (!k->event && !td_closed(tc))
 			continue;	/* not opened with this SMT setting */
-		nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_COUNT);
-		if (!nest ||
-		    nla_put_u32(skb, TOPDOWN_A_COUNT_ID, i) ||
-		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_DELTA, k->delta,
-				      TOPDOWN_A_COUNT_PAD) ||
-		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_TOTAL, k->total,
-				      TOPDOWN_A_COUNT_PAD) ||
-		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_ENABLED, k->d_enabled,
-				      TOPDOWN_A_COUNT_PAD) ||
-		    nla_put_u64_64bit(skb, TOPDOWN_A_COUNT_RUNNING, k->d_running,
-				      TOPDOWN_A_COUNT_PAD))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
+		td_nlw_nest_start(w, TOPDOWN_A_SAMPLE_COUNT, &nest);
+		td_nlw_u32(w, TOPDOWN_A_COUNT_ID, i);
+		td_nlw_u64(w, TOPDOWN_A_COUNT_DELTA, k->delta, TOPDOWN_A_COUNT_PAD);
+		td_nlw_u64(w, TOPDOWN_A_COUNT_TOTAL, k->total, TOPDOWN_A_COUNT_PAD);
+		td_nlw_u64(w, TOPDOWN_A_COUNT_ENABLED, k->d_enabled,
+			   TOPDOWN_A_COUNT_PAD);
+		td_nlw_u64(w, TOPDOWN_A_COUNT_RUNNING, k->d_running,
+			   TOPDOWN_A_COUNT_PAD);
+		td_nlw_nest_end(w, &nest);
 	}
-	return 0;
 }
 
 /* the cumulative totals: the slots (or cycles) and each node's share */
-static int td_nl_put_totals(struct sk_buff *skb, const struct td_cpu *tc)
+static void td_nl_put_totals(struct td_nlw *w, const struct td_cpu *tc)
 {
 	static const int l1_attr[TD_NR_L1] = {
 		[TD_RETIRING] = TOPDOWN_A_TOTALS_RETIRING,
@@ -155,31 +255,26 @@ static int td_nl_put_totals(struct sk_buff *skb, const struct td_cpu *tc)
 		[TD_RESOURCE_BOUND] = TOPDOWN_A_TOTALS_RESOURCE_BOUND,
 		[TD_OTHER_MISPREDICTS] = TOPDOWN_A_TOTALS_OTHER_MISPREDICTS,
 	};
-	struct nlattr *nest;
+	struct td_nlw_nest nest;
 	unsigned int i;
 
-	nest = nla_nest_start(skb, TOPDOWN_A_SAMPLE_TOTALS);
-	if (!nest ||
-	    nla_put_u64_64bit(skb, tc->model->cycle_based ?
-			      TOPDOWN_A_TOTALS_CYCLES : TOPDOWN_A_TOTALS_SLOTS,
-			      tc->units_total, TOPDOWN_A_TOTALS_PAD))
-		return -EMSGSIZE;
+	td_nlw_nest_start(w, TOPDOWN_A_SAMPLE_TOTALS, &nest);
+	td_nlw_u64(w, tc->model->cycle_based ?
+		   TOPDOWN_A_TOTALS_CYCLES : TOPDOWN_A_TOTALS_SLOTS,
+		   tc->units_total, TOPDOWN_A_TOTALS_PAD);
 	for (i = 0; i < TD_NR_L1; i++)
-		if (td_model_has_l1(tc->model, i) &&
-		    nla_put_u64_64bit(skb, l1_attr[i], tc->l1_total[i],
-				      TOPDOWN_A_TOTALS_PAD))
-			return -EMSGSIZE;
+		if (td_model_has_l1(tc->model, i))
+			td_nlw_u64(w, l1_attr[i], tc->l1_total[i],
+				   TOPDOWN_A_TOTALS_PAD);
 	for (i = 0; i < TD_NR_L2; i++)
-		if (td_model_has_l2(tc->model, i) &&
-		    nla_put_u64_64bit(skb, l2_attr[i], tc->l2_total[i],
-				      TOPDOWN_A_TOTALS_PAD))
-			return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
+		if (td_model_has_l2(tc->model, i))
+			td_nlw_u64(w, l2_attr[i], tc->l2_total[i],
+				   TOPDOWN_A_TOTALS_PAD);
+	td_nlw_nest_end(w, &nest);
 }
 
 /* how the interval was counted: sets, and each level's counted share */
-static int td_nl_put_counted(struct sk_buff *skb, const struct td_cpu *tc)
+static void td_nl_put_counted(struct td_nlw *w, const struct td_cpu *tc)
 {
 	static const int attr[3] = {
 		TOPDOWN_A_SAMPLE_LEVEL1_COUNTED,
@@ -188,52 +283,68 @@ static int td_nl_put_counted(struct sk_buff *skb, const struct td_cpu *tc)
 	};
 	unsigned int i, lvl = READ_ONCE(td_level);
 
-	if (nla_put_u32(skb, TOPDOWN_A_SAMPLE_SETS, tc->nr_sets))
-		return -EMSGSIZE;
+	td_nlw_u32(w, TOPDOWN_A_SAMPLE_SETS, tc->nr_sets);
 	for (i = 0; i < 3 && i < lvl; i++)
-		if (nla_put_u32(skb, attr[i], tc->counted[i]))
-			return -EMSGSIZE;
-	return 0;
+		td_nlw_u32(w, attr[i], tc->counted[i]);
+}
+
+/* a sample's attributes, built or patched (td_nlw); under tc->lock */
+static void td_nl_put_sample(struct td_nlw *w, const struct td_cpu *tc)
+{
+	td_nlw_u32(w, TOPDOWN_A_SAMPLE_CPU, tc->cpu);
+	td_nlw_u64(w, TOPDOWN_A_SAMPLE_SEQ, tc->seq, TOPDOWN_A_SAMPLE_PAD);
+	td_nlw_u64(w, TOPDOWN_A_SAMPLE_START_NS, tc->start_ns,
+		   TOPDOWN_A_SAMPLE_PAD);
+	td_nlw_u64(w, TOPDOWN_A_SAMPLE_END_NS, tc->end_ns, TOPDOWN_A_SAMPLE_PAD);
+	td_nlw_u32(w, TOPDOWN_A_SAMPLE_STATE, td_nl_state(tc));
+	if (tc->state == TD_STATE_ERROR)
+		td_nlw_u32(w, TOPDOWN_A_SAMPLE_ERRNO, (u32)tc->err);
+	if (tc->model)
+		td_nlw_string(w, TOPDOWN_A_SAMPLE_MODEL, tc->model->name);
+	if (tc->state == TD_STATE_OK)
+		td_nl_put_levels(w, tc);
+	if (tc->model) {
+		td_nl_put_counts(w, tc);
+		td_nl_put_totals(w, tc);
+	}
+	if (tc->seq)
+		td_nl_put_counted(w, tc);
 }
 
 /* one sample message; under tc->lock */
 static int td_nl_fill_sample(struct sk_buff *skb, const struct td_cpu *tc,
 			     u32 portid, u32 seq, int flags, u8 cmd)
 {
+	struct td_nlw w = { .skb = skb };
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &td_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, TOPDOWN_A_SAMPLE_CPU, tc->cpu) ||
-	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_SEQ, tc->seq,
-			      TOPDOWN_A_SAMPLE_PAD) ||
-	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_START_NS, tc->start_ns,
-			      TOPDOWN_A_SAMPLE_PAD) ||
-	    nla_put_u64_64bit(skb, TOPDOWN_A_SAMPLE_END_NS, tc->end_ns,
-			      TOPDOWN_A_SAMPLE_PAD) ||
-	    nla_put_u32(skb, TOPDOWN_A_SAMPLE_STATE, td_nl_state(tc)))
-		goto cancel;
-	if (tc->state == TD_STATE_ERROR &&
-	    nla_put_s32(skb, TOPDOWN_A_SAMPLE_ERRNO, tc->err))
-		goto cancel;
-	if (tc->model &&
-	    nla_put_string(skb, TOPDOWN_A_SAMPLE_MODEL, tc->model->name))
-		goto cancel;
-	if (tc->state == TD_STATE_OK && td_nl_put_levels(skb, tc))
-		goto cancel;
-	if (tc->model && td_nl_put_counts(skb, tc))
-		goto cancel;
-	if (tc->model && td_nl_put_totals(skb, tc))
-		goto cancel;
-	if (tc->seq && td_nl_put_counted(skb, tc))
-		goto cancel;
+	td_nl_put_sample(&w, tc);
+	if (w.bad) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	genlmsg_end(skb, hdr);
 	return 0;
+}
 
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
+/*
+ * @tc's values written into its message built before, in place; false
+ * when the message has another shape now (or none was built)
+ */
+static bool td_nl_patch_sample(struct sk_buff *skb, const struct td_cpu *tc)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)skb->data;
+	struct td_nlw w = {};
+
+	if (skb->len < NLMSG_HDRLEN + GENL_HDRLEN || nlh->nlmsg_len != skb->len)
+		return false;
+	w.at = (u8 *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
+	w.end = (u8 *)nlh + nlh->nlmsg_len;
+	td_nl_put_sample(&w, tc);
+	return !w.bad && w.at == w.end;
 }
 
 /*
@@ -648,11 +759,17 @@ static struct sk_buff *td_burst_alloc(size_t len, unsigned int cpus)
 	return skb;
 }
 
-/* @tc's message in its own buffer, which is (re)sized for it; under tc->lock */
+/*
+ * @tc's message in its own buffer: its values written in place while it
+ * keeps its shape, else built again, the buffer (re)sized; under tc->lock
+ */
 static int td_nl_build(struct td_cpu *tc)
 {
-	size_t size = td_nl_sample_size(tc);
+	size_t size;
 
+	if (tc->ntf && td_nl_patch_sample(tc->ntf, tc))
+		return 0;
+	size = td_nl_sample_size(tc);
 	if (tc->ntf && skb_tailroom(tc->ntf) + tc->ntf->len < size)
 		td_nl_cpu_release(tc);
 	if (!tc->ntf) {

@@ -445,6 +445,7 @@ int tdnl_nl_drain(struct tdnl_nl *nl, tdnl_cb_t cb, void *data)
 		if (n < 0)
 			return errno == EAGAIN ? MNL_CB_OK : -1;
 		for (i = 0; i < n; i++) {
+			nl->drained += mm[i].msg_len;
 			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				errno = ENOSPC;
 				return -1;

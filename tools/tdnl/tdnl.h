@@ -120,6 +120,7 @@ struct tdnl_nl {
 	uint32_t ctrl_mcgrp;			/* its "notify" group */
 	char *buf;
 	size_t bufsz;
+	size_t drained;				/* bytes tdnl_nl_drain() read */
 };
 
 /* the callback of a request: one per reply message */
