@@ -1065,6 +1065,87 @@ TEST_F(td, notifications)
 	free(cn);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * A CPU's notification is its message of the interval before patched in
+ * place while its shape holds (kmod/td_netlink.c): byte for byte, its
+ * attributes must be what GET_SAMPLE builds afresh for the same interval.
+ * At 1 s, the reply asked for right after a notification is of the same
+ * interval (same seq); at each level, from the first interval begun after
+ * the change (built again) on (patched).  The interval the change cut is
+ * left out: its notification has the old level's counts, and GET_SAMPLE,
+ * until the next interval ends, the same seq with the new level's events.
+ */
+TEST_F_TIMEOUT(td, ntf_as_built, 120)
+{
+	static const int64_t levels[] = { 3, 1, 2 };
+	unsigned int li, same, differ, tries;
+	struct reply r = {};
+	struct nl sub;
+
+	ASSERT_EQ(0, nl_open(&sub));
+	ASSERT_EQ(0, join(sub.fd, self->f.grp));
+	self->restore = true;
+	for (li = 0; li < sizeof(levels) / sizeof(levels[0]); li++) {
+		uint64_t changed = mono_ns();
+
+		ASSERT_EQ(0, set_config(&self->nl, self->f.id, 1000, levels[li]));
+		same = 0;
+		differ = 0;
+		for (tries = 0; tries < 10 && same < 3; tries++) {
+			struct pollfd p = { .fd = sub.fd, .events = POLLIN };
+			const struct nlmsghdr *nlh, *got = NULL;
+			struct sample ns, rs;
+			ssize_t len;
+			size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
+			int l;
+
+			if (poll(&p, 1, 3000) <= 0)
+				break;
+			len = nl_recv(&sub, MSG_DONTWAIT);
+			ASSERT_LT(0, len);
+			l = len;
+			for (nlh = (void *)sub.buf; mnl_nlmsg_ok(nlh, l);
+			     nlh = mnl_nlmsg_next(nlh, &l))
+				if (nlh->nlmsg_type == self->f.id &&
+				    !parse_sample(nlh, &ns) && ns.cpu == 0)
+					got = nlh;
+			if (!got)
+				continue;
+			parse_sample(got, &ns);
+			if ((uint64_t)ns.start_ns < changed)
+				continue;	/* the interval the change cut */
+			ASSERT_EQ(0, get_sample(&self->nl, self->f.id, 0, &r));
+			ASSERT_EQ(0, parse_sample(r.nlh, &rs));
+			if (rs.seq != ns.seq)
+				continue;	/* the next interval ended between */
+			if (got->nlmsg_len == r.nlh->nlmsg_len &&
+			    !memcmp((const char *)got + hdr, (const char *)r.nlh + hdr,
+				    got->nlmsg_len - hdr)) {
+				same++;
+				continue;
+			}
+			differ++;
+			TH_LOG("level %lld seq %lld: notification %u bytes, get-sample %u",
+			       (long long)levels[li], (long long)ns.seq,
+			       got->nlmsg_len, r.nlh->nlmsg_len);
+		}
+		EXPECT_EQ(0, differ);
+		EXPECT_LE(3, same) {
+			TH_LOG("level %lld: %u notifications compared", (long long)levels[li], same);
+		}
+	}
+	reply_free(&r);
+	nl_close(&sub);
+}
+
 /* 6: SET_CONFIG: bad values refused, changing nothing; level 3 and back */
 TEST_F(td, set_config)
 {
@@ -1149,14 +1230,6 @@ static int set_run_cut(struct nl *nl, int family, int64_t running, bool cut)
 	if (cut)
 		mnl_attr_put(nlh, TOPDOWN_A_CONFIG_END_INTERVAL, 0, NULL);
 	return nl_talk(nl, nlh, NULL, NULL);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /*
