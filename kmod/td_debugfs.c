@@ -219,7 +219,8 @@ static int td_stats_show(struct seq_file *s, void *unused)
 		   st.samples, st.ticks, st.cost_ns, st.switch_ns);
 	seq_printf(s, "read_ns %llu\nreads %llu\nnotify_ns %llu\nerrors %llu\n",
 		   st.read_ns, st.reads, st.notify_ns, st.errors);
-	seq_printf(s, "ntf_msgs %llu\nntf_dgrams %llu\n", msgs, dgrams);
+	seq_printf(s, "ntf_msgs %llu\nntf_dgrams %llu\nntf_built %llu\n", msgs, dgrams,
+		   st.ntf_built);
 	seq_printf(s, "memory_bytes %zu\n", td_cpu_memory());
 	return 0;
 }

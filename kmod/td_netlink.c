@@ -778,6 +778,7 @@ static int td_nl_build(struct td_cpu *tc)
 			return -ENOMEM;
 	}
 	skb_trim(tc->ntf, 0);
+	tc->cost.ntf_built++;
 	return td_nl_fill_sample(tc->ntf, tc, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF);
 }
 

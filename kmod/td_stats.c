@@ -44,6 +44,7 @@ void td_stats_add(const struct td_stats *d)
 	p->s.read_ns += d->read_ns;
 	p->s.reads += d->reads;
 	p->s.notify_ns += d->notify_ns;
+	p->s.ntf_built += d->ntf_built;
 	p->s.errors += d->errors;
 	u64_stats_update_end(&p->sync);
 	put_cpu_ptr(&td_pcpu_stats);
@@ -73,6 +74,7 @@ void td_stats_sum(struct td_stats *sum)
 		sum->read_ns += one.read_ns;
 		sum->reads += one.reads;
 		sum->notify_ns += one.notify_ns;
+		sum->ntf_built += one.ntf_built;
 		sum->errors += one.errors;
 	}
 }

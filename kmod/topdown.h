@@ -104,10 +104,12 @@ struct td_counter {
  *             these counters pays (with the timestamp taken per counter)
  * @reads:     how many times a CPU read all its counting counters
  * @notify_ns: of which building and multicasting notifications
+ * @ntf_built: sample messages built afresh (the others were patched in place)
  * @errors:    counters that could not be created
  */
 struct td_stats {
 	u64 samples, ticks, cost_ns, switch_ns, read_ns, reads, notify_ns;
+	u64 ntf_built;
 	u64 errors;
 };
 

@@ -388,45 +388,72 @@ static void on_signal(int sig)
  * Paced reading.  Waiting in poll() on the socket, tdnl is woken by every
  * datagram, and the module's multicast pays for the wake-up (under QEMU's
  * TCG about 80 us, half the notification).  So after each read tdnl
- * sleeps WATCH_PACE_MS before it waits on the socket again: datagrams
- * that come meanwhile find no one waiting and are only queued, and one
- * read takes them all.  Samples are printed up to WATCH_PACE_MS late; an
- * interval of that or longer is read as it comes, as before.  The pace
- * halves when a read took more than an eighth of the receive buffer (many
- * CPUs, short intervals), down to none, so that pacing never overruns it,
- * and doubles back when a read took under a 64th.
+ * sleeps before it waits on the socket again: datagrams that come
+ * meanwhile find no one waiting and are only queued, and one read takes
+ * them all.  The pause is WATCH_PACE_MS, or less: the time the
+ * notifications, at the rate the last read found, take to fill an eighth
+ * of the receive buffer (many CPUs at short intervals); none after an
+ * overrun.  Samples are printed up to the pause late; an interval as long
+ * or longer is read as it comes, as before.  A rate that jumps more than
+ * eightfold within one pause (a much shorter interval set) can still
+ * overrun a small buffer once: reported, as any overrun.
  */
 #define WATCH_PACE_MS	100
 
-static void watch_pace(struct tdnl_nl *sock, unsigned int *pace_ms)
+struct pace {
+	size_t rcvbuf;		/* the socket's receive buffer, bytes */
+	double last_ms;		/* when the last read ended */
+	double ms;		/* the next pause */
+};
+
+static double mono_ms(void)
 {
-	int rcvbuf = 0;
-	socklen_t len = sizeof(rcvbuf);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void pace_init(struct tdnl_nl *sock, struct pace *p)
+{
+	int size = 0;
+	socklen_t len = sizeof(size);
+
+	if (getsockopt(mnl_socket_get_fd(sock->sk), SOL_SOCKET, SO_RCVBUF,
+		       &size, &len) || size < 0)
+		size = 0;	/* then no pause */
+	p->rcvbuf = size;
+	p->last_ms = mono_ms();
+	p->ms = 0;
+	sock->drained = 0;
+}
+
+/* after a read: the pause the bytes it took allow, and take it */
+static void watch_pace(struct tdnl_nl *sock, struct pace *p)
+{
+	double now = mono_ms(), took = now - p->last_ms;
 	size_t got = sock->drained;
 	struct timespec ts;
 
 	sock->drained = 0;
-	if (getsockopt(mnl_socket_get_fd(sock->sk), SOL_SOCKET, SO_RCVBUF,
-		       &rcvbuf, &len) || rcvbuf <= 0)
-		rcvbuf = 0;
-	if (got > (size_t)rcvbuf / 8)
-		*pace_ms /= 2;
-	else if (got < (size_t)rcvbuf / 64)
-		*pace_ms = *pace_ms >= WATCH_PACE_MS / 2 ? WATCH_PACE_MS :
-			   *pace_ms ? 2 * *pace_ms : 1;
-	if (!*pace_ms)
+	p->last_ms = now;
+	p->ms = WATCH_PACE_MS;
+	if (got && took > 0 && p->ms * got / took > p->rcvbuf / 8.0)
+		p->ms = p->rcvbuf / 8.0 * took / got;
+	if (p->ms < 1)
 		return;
-	ts.tv_sec = *pace_ms / 1000;
-	ts.tv_nsec = (long)(*pace_ms % 1000) * 1000000;
+	ts.tv_sec = (time_t)(p->ms / 1000);
+	ts.tv_nsec = (long)((p->ms - ts.tv_sec * 1000.0) * 1e6);
 	nanosleep(&ts, NULL);	/* a signal ends it: the loop looks at stop */
 }
 
 static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 {
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(sock->sk), .events = POLLIN };
-	unsigned int pace_ms = WATCH_PACE_MS;
+	struct pace pace;
 	int ret;
 
+	pace_init(sock, &pace);
 	while (!stop) {
 		if (poll(&pfd, 1, -1) < 0) {
 			if (errno == EINTR)
@@ -443,7 +470,7 @@ static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 			if (errno == ENOBUFS) {
 				/* the gaps in seq say how many, per CPU */
 				fprintf(stderr, "tdnl: notifications lost (socket receive buffer overrun)\n");
-				pace_ms = 0;
+				pace_init(sock, &pace);	/* read on at once */
 				continue;
 			}
 			fprintf(stderr, "tdnl: watch: %s\n", strerror(errno));
@@ -455,7 +482,7 @@ static int watch_loop(struct tdnl_nl *sock, struct watch *w)
 		}
 		if (ret == MNL_CB_STOP)
 			break;
-		watch_pace(sock, &pace_ms);
+		watch_pace(sock, &pace);
 	}
 	return 0;
 }
