@@ -398,7 +398,7 @@ static void on_signal(int sig)
  * eightfold within one pause (a much shorter interval set) can still
  * overrun a small buffer once: reported, as any overrun.
  */
-#define WATCH_PACE_MS	100
+#define WATCH_PACE_MS	250
 
 struct pace {
 	size_t rcvbuf;		/* the socket's receive buffer, bytes */
