@@ -66,14 +66,6 @@ static void on_child(int sig)
 	child_done = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static struct stat_cpu *cpu_of(struct stat_run *r, unsigned int cpu)
 {
 	unsigned int i;

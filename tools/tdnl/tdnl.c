@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/socket.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
@@ -402,17 +401,8 @@ static void on_signal(int sig)
 
 struct pace {
 	size_t rcvbuf;		/* the socket's receive buffer, bytes */
-	double last_ms;		/* when the last read ended */
-	double ms;		/* the next pause */
+	uint64_t last_ns;	/* when the last read ended */
 };
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void pace_init(struct tdnl_nl *sock, struct pace *p)
 {
@@ -423,27 +413,26 @@ static void pace_init(struct tdnl_nl *sock, struct pace *p)
 		       &size, &len) || size < 0)
 		size = 0;	/* then no pause */
 	p->rcvbuf = size;
-	p->last_ms = mono_ms();
-	p->ms = 0;
+	p->last_ns = mono_ns();
 	sock->drained = 0;
 }
 
 /* after a read: the pause the bytes it took allow, and take it */
 static void watch_pace(struct tdnl_nl *sock, struct pace *p)
 {
-	double now = mono_ms(), took = now - p->last_ms;
+	uint64_t now = mono_ns();
+	double took = (now - p->last_ns) / 1e6, ms = WATCH_PACE_MS;
 	size_t got = sock->drained;
 	struct timespec ts;
 
 	sock->drained = 0;
-	p->last_ms = now;
-	p->ms = WATCH_PACE_MS;
-	if (got && took > 0 && p->ms * got / took > p->rcvbuf / 8.0)
-		p->ms = p->rcvbuf / 8.0 * took / got;
-	if (p->ms < 1)
+	p->last_ns = now;
+	if (got && took > 0 && ms * got / took > p->rcvbuf / 8.0)
+		ms = p->rcvbuf / 8.0 * took / got;
+	if (ms < 1)
 		return;
-	ts.tv_sec = (time_t)(p->ms / 1000);
-	ts.tv_nsec = (long)((p->ms - ts.tv_sec * 1000.0) * 1e6);
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)((ms - ts.tv_sec * 1000.0) * 1e6);
 	nanosleep(&ts, NULL);	/* a signal ends it: the loop looks at stop */
 }
 

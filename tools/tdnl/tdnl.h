@@ -8,9 +8,19 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/netlink.h>
 #include "td_model.h"
 #include "l34.h"
+
+/* CLOCK_MONOTONIC now, ns (stat's windows, watch's pacing) */
+static inline uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
