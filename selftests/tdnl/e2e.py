@@ -137,14 +137,32 @@ def check_sample(model, obj, want, dbg, tag):
         " ".join(f"{k}={obj['level3'].get(k, obj['level4'].get(k))}" for k in L3 + L4) + ")")
 
 
-def watch(args, n, timeout=60):
-    """tdnl -j watch -n N; with debugfs read as each line comes"""
-    p = subprocess.Popen(["tdnl", "-j", "watch", "-n", str(n)] + args,
+# tdnl watch's text line: cpu, seq, Level 1, memory_bound, Level 3/4, state
+TEXT_COLS = ["cpu", "seq"] + L1 + ["memory_bound"] + L3 + L4 + ["state"]
+
+
+def text_line(line):
+    """a text watch line as a dict (numbers as floats, None for n/a),
+    or None for the header"""
+    f = line.split()
+    if len(f) != len(TEXT_COLS) or not re.fullmatch(r"cpu\d+", f[0]):
+        return None
+    obj = {"cpu": int(f[0][3:]), "seq": int(f[1]), "state": f[-1]}
+    for k, v in zip(TEXT_COLS[2:-1], f[2:-1]):
+        obj[k] = None if v == "n/a" else float(v)
+    return obj
+
+
+def watch(args, n, timeout=60, text=False):
+    """tdnl -j watch -n N (or text watch); with debugfs read as each line comes"""
+    p = subprocess.Popen(["tdnl"] + ([] if text else ["-j"]) + ["watch", "-n", str(n)] + args,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out = []
     deadline = time.time() + timeout
     for line in p.stdout:
-        obj = json.loads(line)
+        obj = text_line(line) if text else json.loads(line)
+        if obj is None:
+            continue
         cpu = obj["cpu"]
         dbg = debugfs(cpu)
         out.append((obj, dbg if seq(cpu) == obj["seq"] else None))
@@ -156,6 +174,27 @@ def watch(args, n, timeout=60):
         p.kill()
         p.wait()
     return p.returncode, out, p.stderr.read()
+
+
+def check_text_watch(model, want, n):
+    """text watch prints debugfs's own Level 1 and memory_bound, and Level
+    3/4 within 1 point of the profile, for every sample"""
+    rc, lines, err = watch([], n, text=True)
+    tap(rc == 0 and len(lines) == n, f"{model}: tdnl watch -n {n} (text): exit {rc}, "
+        f"{len(lines)} lines (stderr '{err.strip()}')")
+    same = 0
+    for obj, dbg in lines:
+        tag = f"{model} cpu{obj['cpu']} text watch seq {obj['seq']}"
+        if dbg is not None:
+            same += 1
+            diff = max(abs((obj[k] if obj[k] is not None else 99) - dbg[k])
+                       for k in L1 + ["memory_bound"])
+            tap(diff < 0.001, f"{tag}: Level 1 and memory_bound are debugfs's (max diff {diff:.4f})")
+        err = max(abs((obj[k] if obj[k] is not None else 99) - want[k]) for k in L3 + L4)
+        tap(err <= 1.0 and obj["state"] in ("ok", "multiplexed"),
+            f"{tag}: level3/level4 within 1 pp of the profile (max error {err:.3f}), "
+            f"state {obj['state']}")
+    tap(same > 0, f"{model}: text watch: {same} of {len(lines)} lines had debugfs of their interval")
 
 
 def check_intel(model, cpus):
@@ -210,6 +249,7 @@ def check_intel(model, cpus):
             tap(obj["seq"] == last[c] + 1 and obj["lost"] == 0,
                 f"{model} cpu{c} watch: consecutive seq ({last[c]} -> {obj['seq']}), lost {obj['lost']}")
         last[c] = obj["seq"]
+    check_text_watch(model, want, n)
     rc, lines, _ = watch(["-c", "1"], 2)
     tap(rc == 0 and [o["cpu"] for o, _ in lines] == [1, 1],
         f"{model}: tdnl -j watch -c 1 -n 2: cpu1 only ({[o['cpu'] for o, _ in lines]})")

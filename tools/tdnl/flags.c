@@ -180,10 +180,13 @@ void tdnl_print_thresholds(void)
 bool tdnl_colour(void)
 {
 	static int on = -1;
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	const char *nc, *term;
 
-	if (on < 0)
-		on = isatty(STDOUT_FILENO) && !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
+	if (on >= 0)	/* asked per cell of every sample: once is enough */
+		return on;
+	nc = getenv("NO_COLOR");
+	term = getenv("TERM");
+	on = isatty(STDOUT_FILENO) && !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
 	return on;
 }
 
