@@ -515,6 +515,15 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 		}
 		local_irq_restore(flags);
 		/*
+		 * The first pass is the floor: one read of all the counters,
+		 * as any reader pays it once an interval (cold, when the CPU
+		 * was idle); the passes after it are the module's own cost
+		 */
+		if (tries == 1)
+			tc->cost.read_ns += t1 - t0;
+		else
+			tc->cost.reread_ns += t1 - t0;
+		/*
 		 * The reads are one moment only if nothing stopped the CPU
 		 * between them (an NMI, SMI, or a hypervisor that deschedules
 		 * the vCPU): read again when they took much longer than the
@@ -534,7 +543,6 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 		}
 		tc->snap_retries++;
 	}
-	tc->cost.read_ns += t1 - t0;
 	tc->cost.reads++;
 	/*
 	 * The moment of the snapshot is the normalizer's read: the window

@@ -43,6 +43,7 @@ void td_stats_add(const struct td_stats *d)
 	p->s.switch_ns += d->switch_ns;
 	p->s.read_ns += d->read_ns;
 	p->s.reads += d->reads;
+	p->s.reread_ns += d->reread_ns;
 	p->s.notify_ns += d->notify_ns;
 	p->s.ntf_built += d->ntf_built;
 	p->s.errors += d->errors;
@@ -73,6 +74,7 @@ void td_stats_sum(struct td_stats *sum)
 		sum->switch_ns += one.switch_ns;
 		sum->read_ns += one.read_ns;
 		sum->reads += one.reads;
+		sum->reread_ns += one.reread_ns;
 		sum->notify_ns += one.notify_ns;
 		sum->ntf_built += one.ntf_built;
 		sum->errors += one.errors;

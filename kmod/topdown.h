@@ -100,16 +100,19 @@ struct td_counter {
  * @ticks:     sampling works run (one per time slice)
  * @cost_ns:   time in the sampling work, all of it
  * @switch_ns: of which switching event sets
- * @read_ns:   of which reading the counters: the floor, what any reader of
- *             these counters pays (with the timestamp taken per counter)
- * @reads:     how many times a CPU read all its counting counters
+ * @read_ns:   of which reading the counters once a snapshot, the first
+ *             pass: the floor, what any reader of these counters pays
+ *             (with the timestamp taken per counter)
+ * @reads:     how many snapshots read all a CPU's counting counters
+ * @reread_ns: of which reading them again, the passes after the first
+ *             when it took too long to be one moment (td_snapshot())
  * @notify_ns: of which building and multicasting notifications
  * @ntf_built: sample messages built afresh (the others were patched in place)
  * @errors:    counters that could not be created
  */
 struct td_stats {
 	u64 samples, ticks, cost_ns, switch_ns, read_ns, reads, notify_ns;
-	u64 ntf_built;
+	u64 reread_ns, ntf_built;
 	u64 errors;
 };
 
