@@ -176,16 +176,18 @@ def unload():
     sh("rmmod", "tdsim")
 
 
-def load_topdown(model, *td_args, pmu=True):
+def load_topdown(model, *td_args, pmu=True, timeout=60):
     """(re)load topdown as model= with td_args, on the loaded tdsim
     (pmu_type=) or, pmu=False, on no PMU.  Returns "" when it loaded, else
-    what insmod said."""
-    sh("rmmod", "topdown")
+    what insmod said.  timeout: for each of rmmod and insmod, s"""
+    sh("rmmod", "topdown", timeout=timeout)
     args = ["start=1", f"model={model}", *td_args]
     if pmu:
         typ = open("/sys/bus/event_source/devices/tdsim/type").read().strip()
         args.append(f"pmu_type={typ}")
-    r = sh("insmod", f"{KO}/topdown.ko", *args)
+    r = sh("insmod", f"{KO}/topdown.ko", *args, timeout=timeout)
+    if r.returncode == 124:
+        return f"insmod topdown: not done in {timeout} s"
     return f"insmod topdown: {r.stderr.strip()}" if r.returncode else ""
 
 
