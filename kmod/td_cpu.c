@@ -847,6 +847,49 @@ static u64 td_grid_len(u64 now)
 }
 
 /*
+ * What td_budget_rounds() plans by: an eighth of each new switch's time,
+ * that time taken as at most twice the average, so that one switch a
+ * hypervisor or an interrupt stretched moves it by an eighth at most,
+ * while a CPU that stays slow doubles it within six switches.
+ */
+static void td_switch_avg(struct td_cpu *tc, u64 sw)
+{
+	u64 avg = tc->switch_avg_ns;
+
+	if (!avg) {
+		tc->switch_avg_ns = sw;
+		return;
+	}
+	sw = min(sw, 2 * avg);
+	tc->switch_avg_ns = avg - (avg >> 3) + (sw >> 3);
+}
+
+/*
+ * At most as many rounds of @tc's sets in @len ns as switch_budget_pct of
+ * it allows, at what a switch has cost here lately; at least one.  Where
+ * a switch costs about as much as a slice (an emulated or overcommitted
+ * CPU: on 64 vCPUs emulated on one host thread a switch took longer than
+ * the 1 ms slice, and the CPUs did little but switch), the turns get
+ * longer instead of the machine slower.
+ */
+static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
+{
+	u64 most;
+
+	if (!tc->switch_avg_ns)
+		return rounds;
+	most = div64_u64(len * READ_ONCE(td_switch_pct),
+			 100 * tc->sets.nr * tc->switch_avg_ns);
+	if (rounds <= max_t(u64, most, 1))
+		return rounds;
+	tc->budget_cuts++;
+	pr_info_once("cpu%u: a switch of event sets takes %llu us: fewer rounds of turns, switch_budget_pct=%u (info's budget_cuts counts them)\n",
+		     tc->cpu, div_u64(tc->switch_avg_ns, NSEC_PER_USEC),
+		     READ_ONCE(td_switch_pct));
+	return max_t(u64, most, 1);
+}
+
+/*
  * How many slices the span of @len ns from @from has: whole rounds of
  * every set.  The span is an interval, or its rest once a calm window
  * broke (td_work()).
@@ -890,6 +933,7 @@ static void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 				rounds > TD_CALM_ROUNDS;
 		if (tc->calm_plan)
 			rounds = TD_CALM_ROUNDS;
+		rounds = td_budget_rounds(tc, len, rounds);
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);
@@ -1489,6 +1533,7 @@ static void td_work(struct work_struct *work)
 			td_snapshot(tc, &now, true);
 		}
 		sw = ktime_get_ns() - s0;
+		td_switch_avg(tc, sw);
 	}
 arm:
 	if (gen != tc->gen)	/* a cut waits for the round: short turns */

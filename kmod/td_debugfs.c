@@ -166,6 +166,8 @@ static int td_info_show(struct seq_file *s, void *unused)
 		   tc->core_wide ? " (core-wide: AnyThread)" : "");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
 	seq_printf(s, "rounds %u\n", tc->sets.nr ? tc->ticks / tc->sets.nr : 0);
+	seq_printf(s, "switch_avg_ns %llu\n", tc->switch_avg_ns);
+	seq_printf(s, "budget_cuts %llu\n", tc->budget_cuts);
 	seq_printf(s, "calm %u (level1 spread %u.%04u %%, %llu broken)\n",
 		   tc->calm, tc->calm_spread / 10000, tc->calm_spread % 10000,
 		   tc->calm_breaks);

@@ -36,6 +36,10 @@ unsigned int td_slice_us = 1000;
 module_param_named(slice_us, td_slice_us, uint, 0444);
 MODULE_PARM_DESC(slice_us, "shortest time slice of each event set when a level does not fit the counters (longer beyond 32 rounds an interval), 500-100000 us");
 
+unsigned int td_switch_pct = 50;
+module_param_named(switch_budget_pct, td_switch_pct, uint, 0444);
+MODULE_PARM_DESC(switch_budget_pct, "most of each CPU's time that switching event sets may take, 1-100 %: fewer rounds of turns beyond (default 50)");
+
 /*
  * Loading takes no counter: MODULE_ALIAS_GENL_FAMILY lets any user's lookup
  * of the family load the module (genetlink calls request_module() with no
@@ -315,6 +319,11 @@ static int __init topdown_init(void)
 	if (td_slice_us < TD_SLICE_MIN_US || td_slice_us > TD_SLICE_MAX_US) {
 		pr_err("slice_us=%u: must be %u..%u\n", td_slice_us,
 		       TD_SLICE_MIN_US, TD_SLICE_MAX_US);
+		return -EINVAL;
+	}
+
+	if (td_switch_pct < 1 || td_switch_pct > 100) {
+		pr_err("switch_budget_pct=%u: must be 1..100\n", td_switch_pct);
 		return -EINVAL;
 	}
 

@@ -226,6 +226,10 @@ void td_stats_sum(struct td_stats *sum);
  * @calm_broken: and a judged span of it left the last calm interval's
  *            range
  * @calm_breaks: calm intervals sliced again from such a span on
+ * @switch_avg_ns: a switch of sets here, with its two snapshots: a moving
+ *            average of the last eight or so, ns (0: none yet)
+ * @budget_cuts: intervals planned with fewer rounds than the slices allow,
+ *            to keep switching within switch_budget_pct (td_plan_span())
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
  * @snap_rereads: single counters read again on the last try (td_snapshot())
@@ -284,6 +288,7 @@ struct td_cpu {
 	u64 calm_node[TD_NR_L1], calm_norm, calm_ns;
 	bool calm_plan, calm_broken;
 	u64 calm_breaks;
+	u64 switch_avg_ns, budget_cuts;
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
@@ -291,6 +296,7 @@ struct td_cpu {
 
 extern unsigned int td_interval_ms;
 extern unsigned int td_slice_us;
+extern unsigned int td_switch_pct;
 extern unsigned int td_gen;
 extern unsigned int td_level;
 extern int td_pmu_type;

@@ -27,6 +27,10 @@ check "dmesg names model=" bash -c 'dmesg | tail -3 | grep -q "model=p4: unknown
 check_err "level=4 is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=spr level=4 pmu_type="$T"
 check "dmesg names level=" bash -c 'dmesg | tail -3 | grep -q "level=4: must be 1..3"'
 check_err "interval_ms=5 is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=spr interval_ms=5 pmu_type="$T"
+for bad in 0 101; do
+	check_err "switch_budget_pct=$bad is refused" "Invalid" insmod "$TD_KO_DIR/topdown.ko" model=spr switch_budget_pct=$bad pmu_type="$T"
+	check "dmesg names switch_budget_pct=$bad" bash -c "dmesg | tail -3 | grep -q 'switch_budget_pct=$bad: must be 1..100'"
+done
 tdsim_unload
 
 # The guest CPU (QEMU TCG) is no model topdown knows: it loads and says so.
