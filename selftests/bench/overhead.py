@@ -222,6 +222,14 @@ def exporting(timeout=60):
     return False
 
 
+def steady(cpus):
+    """every CPU on PROFILE: the phased run before left its schedule
+    playing (on 64 vCPUs emulated on one host thread, a phased Level 3
+    made each load and unload take minutes)"""
+    for cpu in cpus:
+        write_profile(cpu, PROFILE)
+
+
 def run_module(ms, level, reader, cpus, phased=False):
     """topdown at ms and level, with reader (tdnl args or None; "export":
     tdnl export, scraped once a second) for SECONDS, every CPU on PROFILE
@@ -231,12 +239,11 @@ def run_module(ms, level, reader, cpus, phased=False):
     if err:
         fail(err)
         return None
-    for cpu in cpus:
-        if phased:
-            with open(f"{SIM}/cpu{cpu}/schedule", "w") as f:
-                f.write(PHASED)
-        else:
-            write_profile(cpu, PROFILE)
+    for cpu in cpus if phased else ():
+        with open(f"{SIM}/cpu{cpu}/schedule", "w") as f:
+            f.write(PHASED)
+    if not phased:
+        steady(cpus)
     settle(cpus, 4)
     p = None
     export = reader == ["export"]
@@ -303,6 +310,7 @@ def module_memory(cpus):
         err = load_topdown(MODEL, "level=3", "interval_ms=100", timeout=LOAD_S)
         if err:
             return err
+        steady(cpus)
         settle(cpus, 2)
         events = sum(len(open(f"{TD}/cpu{c}/raw").read().splitlines()) for c in cpus)
         own = stats()["memory_bytes"] / possible
@@ -324,7 +332,8 @@ def scale_run(cpus):
     if err:
         fail(err)
         return
-    settle(cpus, 2)
+    steady(cpus)
+    settle(cpus, 4)
     text_out, js_out = tempfile.TemporaryFile(), tempfile.TemporaryFile(mode="w+")
     text = subprocess.Popen(["tdnl", "watch"], stdout=text_out,
                             stderr=subprocess.PIPE, text=True)
@@ -354,7 +363,7 @@ def scale_run(cpus):
         late += [(g - origin) / 1e6 for g in grid]
     per_cpu = (s1["cost_ns"] - s0["cost_ns"]) / max(1, s1["samples"] - s0["samples"]) / 1e3
     print(f"\nscale: {len(cpus)} CPUs at {ms} ms, level 2, {SCALE_SECONDS:.0f} s, tdnl watch and "
-          f"tdnl -j watch listening")
+          f"tdnl -j watch listening, every CPU on the steady profile")
     print(f"  samples received (tdnl -j watch): {len(samples)} from {len(by_cpu)} CPUs; "
           f"sequence gaps {gaps}; ENOBUFS {enobufs}; tdnl watch lost lines {lost_text}")
     print(f"  lateness against each CPU's grid: p50 {pct(late, 50):.1f} ms, p99 "
@@ -382,6 +391,8 @@ def main():
         print("bench: run it in the VM (make bench)")
         return 4
     scale = "--scale" in sys.argv
+    # what it is doing shows as it goes (the guest's stdout is a file)
+    sys.stdout.reconfigure(line_buffering=True)
     start = time.monotonic()
     cpus = all_cpus()
     cpu_name = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
@@ -470,6 +481,7 @@ def main():
           f"{max((r[6]['rss_kb'] for r in rows), default=0)} KiB")
     if rss > TDNL_RSS_MAX_KB or not rss:
         missed.append(f"tdnl watch VmHWM {rss} KiB > {TDNL_RSS_MAX_KB} KiB")
+    print(f"# module memory ({time.monotonic() - start:.0f} s)", flush=True)
     mem = module_memory(cpus)
     if isinstance(mem, str):
         fail(f"module memory: {mem}")
@@ -483,6 +495,7 @@ def main():
         if per_cpu > MEM_PER_CPU_MAX:
             missed.append(f"module memory {per_cpu:.0f} bytes per CPU > {MEM_PER_CPU_MAX}")
     # on 2 vCPUs too: the base the 64-vCPU run's cost per sample is held to
+    print(f"# scale run ({time.monotonic() - start:.0f} s)", flush=True)
     got = scale_run(cpus)
     if got is None:
         fail("scale run")
