@@ -217,8 +217,8 @@ static int td_stats_show(struct seq_file *s, void *unused)
 
 	td_stats_sum(&st);
 	td_nl_burst_stats(&msgs, &dgrams);
-	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\n",
-		   st.samples, st.ticks, st.cost_ns, st.switch_ns);
+	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\nswitches %llu\n",
+		   st.samples, st.ticks, st.cost_ns, st.switch_ns, st.switches);
 	seq_printf(s, "read_ns %llu\nreads %llu\nreread_ns %llu\nnotify_ns %llu\nerrors %llu\n",
 		   st.read_ns, st.reads, st.reread_ns, st.notify_ns, st.errors);
 	seq_printf(s, "ntf_msgs %llu\nntf_dgrams %llu\nntf_built %llu\n", msgs, dgrams,

@@ -41,6 +41,7 @@ void td_stats_add(const struct td_stats *d)
 	p->s.ticks += d->ticks;
 	p->s.cost_ns += d->cost_ns;
 	p->s.switch_ns += d->switch_ns;
+	p->s.switches += d->switches;
 	p->s.read_ns += d->read_ns;
 	p->s.reads += d->reads;
 	p->s.reread_ns += d->reread_ns;
@@ -72,6 +73,7 @@ void td_stats_sum(struct td_stats *sum)
 		sum->ticks += one.ticks;
 		sum->cost_ns += one.cost_ns;
 		sum->switch_ns += one.switch_ns;
+		sum->switches += one.switches;
 		sum->read_ns += one.read_ns;
 		sum->reads += one.reads;
 		sum->reread_ns += one.reread_ns;

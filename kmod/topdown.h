@@ -100,6 +100,7 @@ struct td_counter {
  * @ticks:     sampling works run (one per time slice)
  * @cost_ns:   time in the sampling work, all of it
  * @switch_ns: of which switching event sets
+ * @switches:  switches of event sets done
  * @read_ns:   of which reading the counters once a snapshot, the first
  *             pass: the floor, what any reader of these counters pays
  *             (with the timestamp taken per counter)
@@ -112,7 +113,7 @@ struct td_counter {
  */
 struct td_stats {
 	u64 samples, ticks, cost_ns, switch_ns, read_ns, reads, notify_ns;
-	u64 reread_ns, ntf_built;
+	u64 reread_ns, ntf_built, switches;
 	u64 errors;
 };
 

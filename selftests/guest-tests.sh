@@ -24,7 +24,7 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	# CPU each, slowing the tests under way): the checks scan themselves
 	echo scan=off > "$kmemleak"
 fi
-all=${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/fixed3.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/topdown/pmu.py selftests/topdown/stall.py selftests/topdown/budget.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/tdnl/stat.py selftests/tdnl/explain.py selftests/tdnl/top.py selftests/install/guest.sh}
+all=${TD_GUEST_TESTS:-selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh selftests/tdsim/truth.sh selftests/tdsim/perf_l1.py selftests/topdown/accuracy.py selftests/topdown/kvm.py selftests/topdown/watchdog.py selftests/topdown/fixed3.py selftests/topdown/hybrid.py selftests/topdown/raw.py selftests/topdown/coherent.py selftests/topdown/phases.py selftests/topdown/totals.py selftests/topdown/lifecycle.sh selftests/topdown/start.py selftests/topdown/pmu.py selftests/topdown/stall.py selftests/topdown/switching.py selftests/netlink/run.sh selftests/netlink/ynl.py selftests/tdnl/e2e.py selftests/tdnl/lost.py selftests/tdnl/export.py selftests/tdnl/stat.py selftests/tdnl/explain.py selftests/tdnl/top.py selftests/install/guest.sh}
 all="$all ${TD_GUEST_EXTRA:-}"
 for t in ${TD_GUEST_SKIP:-}; do
 	all=" $all "

@@ -138,6 +138,15 @@ def read_kv(path):
     return out
 
 
+def zen_text(text):
+    """on Zen, 5 points of backend_bound are smt_contention"""
+    kv = dict(x.split("=") for x in text.split())
+    kv["backend_bound"] = str(float(kv["backend_bound"]) - 5)
+    kv["memory_bound"] = str(min(float(kv["memory_bound"]), float(kv["backend_bound"])))
+    kv["smt_contention"] = "5"
+    return " ".join(f"{k}={v}" for k, v in kv.items())
+
+
 def write_profile(cpu, text):
     with open(f"{SIM}/cpu{cpu}/profile", "w") as f:
         f.write(text)

@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, load, read_kv,  # noqa: E402
-                    settle, unload, window_truth, write_profile)
+                    settle, unload, window_truth, write_profile, zen_text)
 
 tap = Tap("topdown_phases")
 
@@ -69,15 +69,6 @@ CONFIGS = [
 ]
 # interval (ms), intervals per CPU to collect
 INTERVALS = [(10, 120), (100, 30), (1000, 5)]
-def zen_text(text):
-    """on Zen, 5 points of backend_bound are smt_contention"""
-    kv = dict(x.split("=") for x in text.split())
-    kv["backend_bound"] = str(float(kv["backend_bound"]) - 5)
-    kv["memory_bound"] = str(min(float(kv["memory_bound"]), float(kv["backend_bound"])))
-    kv["smt_contention"] = "5"
-    return " ".join(f"{k}={v}" for k, v in kv.items())
-
-
 def watch(n, timeout):
     """n lines of tdnl -j watch"""
     p = subprocess.Popen(["tdnl", "-j", "watch", "-n", str(n)],
