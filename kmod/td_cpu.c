@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
@@ -864,6 +865,8 @@ static void td_switch_avg(struct td_cpu *tc, u64 sw)
 	tc->switch_avg_ns = avg - (avg >> 3) + (sw >> 3);
 }
 
+static unsigned long td_budget_said;	/* bit 0: dmesg said it this load */
+
 /*
  * At most as many rounds of @tc's sets in @len ns as switch_budget_pct of
  * it allows, at what a switch has cost here lately; at least one.  Where
@@ -883,9 +886,11 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 	if (rounds <= max_t(u64, most, 1))
 		return rounds;
 	tc->budget_cuts++;
-	pr_info_once("cpu%u: a switch of event sets takes %llu us: fewer rounds of turns, switch_budget_pct=%u (info's budget_cuts counts them)\n",
-		     tc->cpu, div_u64(tc->switch_avg_ns, NSEC_PER_USEC),
-		     READ_ONCE(td_switch_pct));
+	/* once a load: pr_info_once() may print twice, CPUs planning together */
+	if (!test_and_set_bit(0, &td_budget_said))
+		pr_info("cpu%u: a switch of event sets takes %llu us: fewer rounds of turns, switch_budget_pct=%u (info's budget_cuts counts them)\n",
+			tc->cpu, div_u64(tc->switch_avg_ns, NSEC_PER_USEC),
+			READ_ONCE(td_switch_pct));
 	return max_t(u64, most, 1);
 }
 

@@ -41,39 +41,52 @@ static const struct tdnl_model *events_of(const struct tdnl_sample *s)
 	return out_info ? tdnl_find_model(out_info, s->model) : NULL;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 /*
  * watch prints a line per sample per interval, for as long as it runs: the
  * line is put together in a buffer and written with one call, and its
  * integers by hand, rather than a dozen printf()s (under QEMU's TCG, printf
- * was 40 % of watch's CPU time at 10 ms)
+ * was 40 % of watch's CPU time at 10 ms; a JSON sample took about sixty).
+ * A JSON sample with all its events may outgrow the buffer: what is in it
+ * is then written out first.
  */
 struct line {
-	char b[512];
+	char b[1024];
 	size_t n;
 };
 
-static void put_str(struct line *l, const char *s)
+static void put_flush(struct line *l)
 {
-	size_t len = strlen(s);
+	fwrite(l->b, 1, l->n, stdout);
+	l->n = 0;
+}
 
+/* room for @len more bytes, if the buffer has that much at all */
+static void put_room(struct line *l, size_t len)
+{
 	if (len > sizeof(l->b) - l->n)
-		len = sizeof(l->b) - l->n;
+		put_flush(l);
+}
+
+static void put_mem(struct line *l, const char *s, size_t len)
+{
+	put_room(l, len);
+	if (len > sizeof(l->b)) {
+		fwrite(s, 1, len, stdout);
+		return;
+	}
 	memcpy(l->b + l->n, s, len);
 	l->n += len;
+}
+
+static void put_str(struct line *l, const char *s)
+{
+	put_mem(l, s, strlen(s));
+}
+
+static void put_char(struct line *l, char c)
+{
+	put_room(l, 1);
+	l->b[l->n++] = c;
 }
 
 /* @v in decimal, right-aligned in @width (or wider), padded with @pad */
@@ -86,10 +99,58 @@ static void put_uint(struct line *l, unsigned long long v, int width, char pad)
 		d[n++] = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	while (width-- > n && l->n < sizeof(l->b))
-		l->b[l->n++] = pad;
-	while (n && l->n < sizeof(l->b))
+	while (width-- > n)
+		put_char(l, pad);
+	put_room(l, n);
+	while (n)
 		l->b[l->n++] = d[--n];
+}
+
+static void put_int(struct line *l, long long v)
+{
+	if (v < 0)
+		put_char(l, '-');
+	put_uint(l, v < 0 ? -(unsigned long long)v : (unsigned long long)v, 0, ' ');
+}
+
+/* @v with printf's @fmt, a double's conversion (%.4f) */
+static void put_double(struct line *l, const char *fmt, double v)
+{
+	char num[64];
+	int n = snprintf(num, sizeof(num), fmt, v);
+
+	put_mem(l, num, n < 0 ? 0 : (size_t)n < sizeof(num) ? (size_t)n : sizeof(num) - 1);
+}
+
+/* a JSON string */
+static void put_json_str(struct line *l, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	put_char(l, '"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\') {
+			put_char(l, '\\');
+			put_char(l, c);
+		} else if (c < 0x20) {
+			put_str(l, "\\u00");
+			put_char(l, hex[c >> 4]);
+			put_char(l, hex[c & 15]);
+		} else {
+			put_char(l, c);
+		}
+	}
+	put_char(l, '"');
+}
+
+static void json_str(const char *s)
+{
+	struct line l = { .n = 0 };
+
+	put_json_str(&l, s);
+	put_flush(&l);
 }
 
 /* a cell of n/a: " %8s" */
@@ -368,6 +429,7 @@ static void show_text(const struct tdnl_sample *s)
 		TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
 		TD_MEM_BANDWIDTH, TD_MEM_LATENCY, TD_STORE_BOUND,
 	};
+	const struct td_model *m = td_model_find(s->model);
 	u32 c1[TD_NR_L1], c2[TD_NR_L2];
 	unsigned int i, j, k, node, pair[2];
 	struct tdnl_flags f;
@@ -390,7 +452,7 @@ static void show_text(const struct tdnl_sample *s)
 		row_centi(1, tdnl_name(s->model, td_l1_names[node]), s->l1_set[node], c1[node],
 			  f.l1[node]);
 		if (!s->has_l2 ||
-		    !l2_pair(s, td_model_find(s->model), node, &pair[0], &pair[1]))
+		    !l2_pair(s, m, node, &pair[0], &pair[1]))
 			continue;
 		for (j = 0; j < 2; j++) {
 			/* in node order, as debugfs prints them */
@@ -478,140 +540,188 @@ static void watch_text(const struct tdnl_sample *s)
 		raw_text(s);
 }
 
-static void json_level(const char *model, const char *key, bool valid, const uint32_t *v,
-		       const bool *set, const char * const *names,
+/* ppm as percent, exactly, with 4 decimals */
+static void put_ppm(struct line *l, uint32_t v)
+{
+	put_uint(l, v / 10000, 0, ' ');
+	put_char(l, '.');
+	put_uint(l, v % 10000, 4, '0');
+}
+
+/* ,"key": */
+static void put_key(struct line *l, const char *sep, const char *key)
+{
+	put_str(l, sep);
+	put_char(l, '"');
+	put_str(l, key);
+	put_str(l, "\":");
+}
+
+static void json_level(struct line *l, const char *model, const char *key, bool valid,
+		       const uint32_t *v, const bool *set, const char * const *names,
 		       unsigned int n, unsigned int always)
 {
 	const char *sep = "";
 	unsigned int i;
 
-	printf(",\"%s\":", key);
+	put_key(l, ",", key);
 	if (!valid) {
-		printf("null");
+		put_str(l, "null");
 		return;
 	}
-	putchar('{');
+	put_char(l, '{');
 	for (i = 0; i < n; i++) {
 		if (i >= always && !set[i])
 			continue;
-		printf("%s\"%s\":", sep, tdnl_name(model, names[i]));
+		put_key(l, sep, tdnl_name(model, names[i]));
 		sep = ",";
 		if (set && !set[i])
-			printf("null");
+			put_str(l, "null");
 		else
-			ppm(v[i]);
+			put_ppm(l, v[i]);
 	}
-	putchar('}');
+	put_char(l, '}');
 }
 
-static void json_l34(const char *key, const struct tdnl_sample *s,
+static void json_l34(struct line *l, const char *key, const struct tdnl_sample *s,
 		     unsigned int from, unsigned int to)
 {
 	unsigned int i;
 
-	printf(",\"%s\":{", key);
+	put_key(l, ",", key);
+	put_char(l, '{');
 	for (i = from; i < to; i++) {
-		printf("%s\"%s\":", i > from ? "," : "", tdnl_name(s->model, td_l34_names[i]));
+		put_key(l, i > from ? "," : "", tdnl_name(s->model, td_l34_names[i]));
 		if (isnan(s->l34[i]))
-			printf("null");
+			put_str(l, "null");
 		else
-			printf("%.4f", s->l34[i]);
+			put_double(l, "%.4f", s->l34[i]);
 	}
-	putchar('}');
+	put_char(l, '}');
 }
 
 /* how the interval was counted: event sets, each level's counted share */
-static void json_counted(const struct tdnl_sample *s)
+static void json_counted(struct line *l, const struct tdnl_sample *s)
 {
+	static const char * const key[] = { "level1", "level2", "level3" };
 	const char *sep = "";
-	unsigned int l;
+	unsigned int i;
 
 	if (!s->sets)
 		return;
-	printf(",\"sets\":%u,\"counted\":{", s->sets);
-	for (l = 0; l < 3; l++) {
-		if (!s->counted_set[l])
+	put_str(l, ",\"sets\":");
+	put_uint(l, s->sets, 0, ' ');
+	put_str(l, ",\"counted\":{");
+	for (i = 0; i < 3; i++) {
+		if (!s->counted_set[i])
 			continue;
-		printf("%s\"level%u\":%.6f", sep, l + 1, s->counted[l] / 1e6);
+		put_key(l, sep, key[i]);
+		/* ppm as a fraction, as "%.6f" of it / 1e6 */
+		put_uint(l, s->counted[i] / 1000000, 0, ' ');
+		put_char(l, '.');
+		put_uint(l, s->counted[i] % 1000000, 6, '0');
 		sep = ",";
 	}
-	putchar('}');
+	put_char(l, '}');
 }
 
 /* each raw event's delta, total, enabled and running (ns), by name */
-static void json_events(const struct tdnl_sample *s)
+static void json_events(struct line *l, const struct tdnl_sample *s)
 {
 	const struct tdnl_model *m = events_of(s);
 	const char *sep = "";
 	unsigned int i;
 
-	printf(",\"events\":{");
+	put_str(l, ",\"events\":{");
 	for (i = 0; i < TDNL_MAX_EVENTS; i++) {
 		const struct tdnl_count *k = &s->cnt[i];
 
 		if (!k->present)
 			continue;
+		put_str(l, sep);
 		if (event_name(m, i)) {
-			printf("%s", sep);
-			json_str(event_name(m, i));
+			put_json_str(l, event_name(m, i));
 		} else {
-			printf("%s\"%u\"", sep, i);
+			put_char(l, '"');
+			put_uint(l, i, 0, ' ');
+			put_char(l, '"');
 		}
-		printf(":{\"delta\":%llu,\"total\":%llu,\"enabled\":%llu,\"running\":%llu}",
-		       (unsigned long long)k->delta, (unsigned long long)k->total,
-		       (unsigned long long)k->enabled, (unsigned long long)k->running);
+		put_str(l, ":{\"delta\":");
+		put_uint(l, k->delta, 0, ' ');
+		put_str(l, ",\"total\":");
+		put_uint(l, k->total, 0, ' ');
+		put_str(l, ",\"enabled\":");
+		put_uint(l, k->enabled, 0, ' ');
+		put_str(l, ",\"running\":");
+		put_uint(l, k->running, 0, ' ');
+		put_char(l, '}');
 		sep = ",";
 	}
-	putchar('}');
+	put_char(l, '}');
 }
 
 /* the module's cumulative totals, in slots (or cycles) */
-static void json_totals(const struct tdnl_totals *t)
+static void json_totals(struct line *l, const struct tdnl_totals *t)
 {
 	unsigned int i;
 
 	if (!t->present)
 		return;
-	printf(",\"totals\":{\"%s\":%llu", t->cycles ? "cycles" : "slots",
-	       (unsigned long long)t->units);
-	for (i = 0; i < TD_NR_L1; i++)
-		if (t->l1_set[i])
-			printf(",\"%s\":%llu", td_l1_names[i],
-			       (unsigned long long)t->l1[i]);
-	for (i = 0; i < TD_NR_L2; i++)
-		if (t->l2_set[i])
-			printf(",\"%s\":%llu", td_l2_names[i],
-			       (unsigned long long)t->l2[i]);
-	putchar('}');
+	put_str(l, ",\"totals\":{");
+	put_key(l, "", t->cycles ? "cycles" : "slots");
+	put_uint(l, t->units, 0, ' ');
+	for (i = 0; i < TD_NR_L1; i++) {
+		if (!t->l1_set[i])
+			continue;
+		put_key(l, ",", td_l1_names[i]);
+		put_uint(l, t->l1[i], 0, ' ');
+	}
+	for (i = 0; i < TD_NR_L2; i++) {
+		if (!t->l2_set[i])
+			continue;
+		put_key(l, ",", td_l2_names[i]);
+		put_uint(l, t->l2[i], 0, ' ');
+	}
+	put_char(l, '}');
 }
 
-static void sample_json(const struct tdnl_sample *s, bool watch)
+static void sample_json(struct line *l, const struct tdnl_sample *s, bool watch)
 {
-	printf("{\"cpu\":%u,\"seq\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,\"model\":",
-	       s->cpu, (unsigned long long)s->seq,
-	       (unsigned long long)s->start_ns, (unsigned long long)s->end_ns);
+	put_str(l, "{\"cpu\":");
+	put_uint(l, s->cpu, 0, ' ');
+	put_str(l, ",\"seq\":");
+	put_uint(l, s->seq, 0, ' ');
+	put_str(l, ",\"start_ns\":");
+	put_uint(l, s->start_ns, 0, ' ');
+	put_str(l, ",\"end_ns\":");
+	put_uint(l, s->end_ns, 0, ' ');
+	put_str(l, ",\"model\":");
 	if (s->model[0])
-		json_str(s->model);
+		put_json_str(l, s->model);
 	else
-		printf("null");
-	printf(",\"state\":[");
-	state_str(s->state, ",", false);
-	putchar(']');
-	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR))
-		printf(",\"errno\":%d", s->err);
-	json_level(s->model, "level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
+		put_str(l, "null");
+	put_str(l, ",\"state\":[");
+	put_state(l, s->state, ",", false);
+	put_char(l, ']');
+	if (s->has_errno && (s->state & TOPDOWN_STATE_ERROR)) {
+		put_str(l, ",\"errno\":");
+		put_int(l, s->err);
+	}
+	json_level(l, s->model, "level1", s->has_l1, s->l1, s->l1_set, td_l1_names, TD_NR_L1,
 		   TD_SMT_CONTENTION);
 	/* the model's own nodes */
-	json_level(s->model, "level2", s->has_l1 && s->has_l2, s->l2, s->l2_set,
+	json_level(l, s->model, "level2", s->has_l1 && s->has_l2, s->l2, s->l2_set,
 		   td_l2_names, TD_NR_L2, 0);
-	json_l34("level3", s, 0, TD_FIRST_L4);
-	json_l34("level4", s, TD_FIRST_L4, TD_NR_L34);
-	json_counted(s);
-	json_totals(&s->tot);
-	json_events(s);
-	if (watch)
-		printf(",\"lost\":%llu", (unsigned long long)s->lost);
-	putchar('}');
+	json_l34(l, "level3", s, 0, TD_FIRST_L4);
+	json_l34(l, "level4", s, TD_FIRST_L4, TD_NR_L34);
+	json_counted(l, s);
+	json_totals(l, &s->tot);
+	json_events(l, s);
+	if (watch) {
+		put_str(l, ",\"lost\":");
+		put_uint(l, s->lost, 0, ' ');
+	}
+	put_char(l, '}');
 }
 
 static void na_or_ppm(bool valid, uint32_t v)
@@ -737,13 +847,17 @@ void tdnl_out_sample(const struct tdnl_sample *s, enum tdnl_fmt fmt,
 		else
 			show_text(s);
 		break;
-	case TDNL_JSON:
+	case TDNL_JSON: {
+		struct line l = { .n = 0 };
+
 		if (!watch && !first)
-			putchar(',');
-		sample_json(s, watch);
+			put_char(&l, ',');
+		sample_json(&l, s, watch);
 		if (watch)
-			putchar('\n');
+			put_char(&l, '\n');
+		put_flush(&l);
 		break;
+	}
 	case TDNL_CSV:
 		sample_csv(s, watch);
 		break;
