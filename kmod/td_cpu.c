@@ -971,15 +971,13 @@ static void td_arm(struct td_cpu *tc)
  * period is a multiple of the round's (a loop of 24 ms against two sets of
  * 4 ms), and its counts would be those of that part alone.
  *
- * With three sets or more, the set that ended the round before (@first;
- * -1: none) starts the new one: one switch fewer a round (2 for 3 sets,
- * against 2.67 in a free order), each a rescheduling of the CPU's events
- * per event enabled.  Every place in a round is still as likely for each
- * set, since the set that ends a round is a random one.  Not with two:
- * then the order would be ABBA BAAB... for ever, every set's turns at the
- * same places of a period of four slices, the aliasing above.
+ * Letting the set that ended a round start the next (one switch fewer a
+ * round with three sets or more) was tried: make bench-accuracy's p90s
+ * were about twice as large at 100 ms (spr Level 3 0.013 -> 0.025 pp, icl
+ * 0.021 -> 0.038, skl Level 2 0.041 -> 0.072; one run each): a set's two
+ * turns then lie side by side and see less of the interval's phases.
  */
-static void td_shuffle(struct td_cpu *tc, int first)
+static void td_shuffle(struct td_cpu *tc)
 {
 	unsigned int i, j;
 
@@ -989,11 +987,6 @@ static void td_shuffle(struct td_cpu *tc, int first)
 		j = get_random_u32() % i;	/* swap() evaluates it twice */
 		swap(tc->order[i - 1], tc->order[j]);
 	}
-	if (first < 0 || tc->sets.nr < 3)
-		return;
-	for (i = 1; i < tc->sets.nr; i++)
-		if (tc->order[i] == first)
-			swap(tc->order[0], tc->order[i]);
 }
 
 /*
@@ -1212,7 +1205,7 @@ static int td_start_sets(struct td_cpu *tc)
 	for (;;) {
 		if (!ret) {
 			td_reform(tc);
-			td_shuffle(tc, -1);
+			td_shuffle(tc);
 			tc->cur = tc->order[0];
 			td_enable(tc, td_on(tc), true);
 			missing = td_missing(tc);
@@ -1537,7 +1530,7 @@ static void td_work(struct work_struct *work)
 		unsigned int pos = tc->tick % tc->sets.nr;
 
 		if (!pos)
-			td_shuffle(tc, tc->cur);
+			td_shuffle(tc);
 		if (tc->order[pos] == tc->cur)
 			goto arm;	/* its turn again: it goes on counting */
 		td_enable(tc, tc->sets.set[tc->cur], false);
