@@ -41,9 +41,6 @@
 #include "topdown.h"
 #include "td_compat.h"
 
-/* the CPUs with counters open and sampling: those a burst waits for */
-static atomic_t td_nr_sampling = ATOMIC_INIT(0);
-
 /* This CPU's model from its identity; called on the CPU itself. */
 static const struct td_model *td_identify(unsigned int cpu)
 {
@@ -1943,8 +1940,9 @@ again_fixed:
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;
 	tc->started = false;
+	/* one more CPU its group's bursts wait for */
 	if (!tc->active)
-		atomic_inc(&td_nr_sampling);
+		td_nl_sampling(tc->cpu, true);
 	tc->active = true;
 	td_log_held(tc);
 }
@@ -2018,18 +2016,13 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
 	}
 }
 
-/** td_sampling_cpus() - how many CPUs sample now */
-unsigned int td_sampling_cpus(void)
-{
-	return max(atomic_read(&td_nr_sampling), 1);
-}
-
 /**
  * td_cpu_memory() - the bytes of per-CPU state the module allocated
  *
  * Every possible CPU's struct td_cpu, its counters and its regression
- * state, as asked of the allocator (which rounds up); debugfs files and the
- * perf events are not in it.
+ * state, and the notification bursts of each group of CPUs, as asked of
+ * the allocator (which rounds up); debugfs files and the perf events are
+ * not in it.
  *
  * Return: the sum over the possible CPUs.
  */
@@ -2046,7 +2039,7 @@ size_t td_cpu_memory(void)
 		sum += td_nl_cpu_memory(tc);
 		mutex_unlock(&tc->lock);
 	}
-	return sum;
+	return sum + td_nl_memory();
 }
 
 /**
@@ -2114,13 +2107,14 @@ int td_cpu_online(unsigned int cpu)
 int td_cpu_offline(unsigned int cpu)
 {
 	struct td_cpu *tc = td_cpu(cpu);
+	bool was;
 
 	mutex_lock(&tc->lock);
-	if (tc->active)
-		atomic_dec(&td_nr_sampling);
+	was = tc->active;
 	tc->active = false;
 	mutex_unlock(&tc->lock);
-	td_nl_sampling_changed();
+	if (was)
+		td_nl_sampling(cpu, false);
 	/* a work that runs now sees !active and arms nothing */
 	cancel_work_sync(&tc->smt_work);
 	hrtimer_cancel(&tc->timer);

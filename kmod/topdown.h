@@ -343,7 +343,6 @@ void td_cpu_free(struct td_cpu *tc);
 void td_cpu_stopped(struct td_cpu *tc, bool stopped);
 void td_cpu_log_reset(void);
 size_t td_cpu_memory(void);
-unsigned int td_sampling_cpus(void);
 
 /* td_netlink.c */
 int td_nl_init(void);
@@ -351,7 +350,8 @@ void td_nl_exit(void);
 void td_nl_notify(struct td_cpu *tc);
 void td_nl_cpu_release(struct td_cpu *tc);
 size_t td_nl_cpu_memory(const struct td_cpu *tc);
-void td_nl_sampling_changed(void);
+void td_nl_sampling(unsigned int cpu, bool on);
+size_t td_nl_memory(void);
 void td_nl_burst_stats(u64 *msgs, u64 *dgrams);
 
 /* td_debugfs.c */
