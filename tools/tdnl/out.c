@@ -557,6 +557,13 @@ static void put_key(struct line *l, const char *sep, const char *key)
 	put_str(l, "\":");
 }
 
+/* @pre (",\"key\":"), then @v */
+static void put_num(struct line *l, const char *pre, unsigned long long v)
+{
+	put_str(l, pre);
+	put_uint(l, v, 0, ' ');
+}
+
 static void json_level(struct line *l, const char *model, const char *key, bool valid,
 		       const uint32_t *v, const bool *set, const char * const *names,
 		       unsigned int n, unsigned int always)
@@ -609,8 +616,7 @@ static void json_counted(struct line *l, const struct tdnl_sample *s)
 
 	if (!s->sets)
 		return;
-	put_str(l, ",\"sets\":");
-	put_uint(l, s->sets, 0, ' ');
+	put_num(l, ",\"sets\":", s->sets);
 	put_str(l, ",\"counted\":{");
 	for (i = 0; i < 3; i++) {
 		if (!s->counted_set[i])
@@ -646,14 +652,10 @@ static void json_events(struct line *l, const struct tdnl_sample *s)
 			put_uint(l, i, 0, ' ');
 			put_char(l, '"');
 		}
-		put_str(l, ":{\"delta\":");
-		put_uint(l, k->delta, 0, ' ');
-		put_str(l, ",\"total\":");
-		put_uint(l, k->total, 0, ' ');
-		put_str(l, ",\"enabled\":");
-		put_uint(l, k->enabled, 0, ' ');
-		put_str(l, ",\"running\":");
-		put_uint(l, k->running, 0, ' ');
+		put_num(l, ":{\"delta\":", k->delta);
+		put_num(l, ",\"total\":", k->total);
+		put_num(l, ",\"enabled\":", k->enabled);
+		put_num(l, ",\"running\":", k->running);
 		put_char(l, '}');
 		sep = ",";
 	}
@@ -687,14 +689,10 @@ static void json_totals(struct line *l, const struct tdnl_totals *t)
 
 static void sample_json(struct line *l, const struct tdnl_sample *s, bool watch)
 {
-	put_str(l, "{\"cpu\":");
-	put_uint(l, s->cpu, 0, ' ');
-	put_str(l, ",\"seq\":");
-	put_uint(l, s->seq, 0, ' ');
-	put_str(l, ",\"start_ns\":");
-	put_uint(l, s->start_ns, 0, ' ');
-	put_str(l, ",\"end_ns\":");
-	put_uint(l, s->end_ns, 0, ' ');
+	put_num(l, "{\"cpu\":", s->cpu);
+	put_num(l, ",\"seq\":", s->seq);
+	put_num(l, ",\"start_ns\":", s->start_ns);
+	put_num(l, ",\"end_ns\":", s->end_ns);
 	put_str(l, ",\"model\":");
 	if (s->model[0])
 		put_json_str(l, s->model);
@@ -718,8 +716,7 @@ static void sample_json(struct line *l, const struct tdnl_sample *s, bool watch)
 	json_totals(l, &s->tot);
 	json_events(l, s);
 	if (watch) {
-		put_str(l, ",\"lost\":");
-		put_uint(l, s->lost, 0, ' ');
+		put_num(l, ",\"lost\":", s->lost);
 	}
 	put_char(l, '}');
 }
