@@ -195,9 +195,20 @@ static void state_str(uint32_t state, const char *sep, bool ok)
 }
 
 /* ppm as percent, exactly, with 4 decimals */
+static void put_ppm(struct line *l, uint32_t v)
+{
+	put_uint(l, v / 10000, 0, ' ');
+	put_char(l, '.');
+	put_uint(l, v % 10000, 4, '0');
+}
+
+/* put_ppm() to stdout (info, CSV) */
 static void ppm(uint32_t v)
 {
-	printf("%u.%04u", v / 10000, v % 10000);
+	struct line l = { .n = 0 };
+
+	put_ppm(&l, v);
+	put_flush(&l);
 }
 
 /* ---- info ---- */
@@ -538,14 +549,6 @@ static void watch_text(const struct tdnl_sample *s)
 	fwrite(l.b, 1, l.n, stdout);
 	if (out_raw)
 		raw_text(s);
-}
-
-/* ppm as percent, exactly, with 4 decimals */
-static void put_ppm(struct line *l, uint32_t v)
-{
-	put_uint(l, v / 10000, 0, ' ');
-	put_char(l, '.');
-	put_uint(l, v % 10000, 4, '0');
 }
 
 /* ,"key": */
