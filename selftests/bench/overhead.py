@@ -475,10 +475,14 @@ def main():
             if r["lost"]:
                 missed.append(f"{ms} ms level {level}: {name} said it lost intervals "
                               f"{r['lost']} times")
-    rss = max((r[4]["rss_kb"] for r in rows), default=0)
+    rss = max((max(r[4]["rss_kb"], r[7]["rss_kb"]) for r in rows), default=0)
     print(f"\ntdnl watch resident memory (VmHWM), largest: {rss} KiB (target "
           f"{TDNL_RSS_MAX_KB} KiB); tdnl export's: "
           f"{max((r[6]['rss_kb'] for r in rows), default=0)} KiB")
+    print("  each run's, KiB: " + ", ".join(
+        f"{r[0]} ms L{r[1]} watch {r[4]['rss_kb']} (phased {r[7]['rss_kb']}) -j "
+        f"{r[5]['rss_kb']} export {r[6]['rss_kb']}"
+        for r in rows))
     if rss > TDNL_RSS_MAX_KB or not rss:
         missed.append(f"tdnl watch VmHWM {rss} KiB > {TDNL_RSS_MAX_KB} KiB")
     print(f"# module memory ({time.monotonic() - start:.0f} s)", flush=True)

@@ -366,12 +366,35 @@ def check_unloaded():
         f"rmmod topdown, tdnl info: exit {r.returncode}, '{r.stderr.strip()}'")
 
 
+def check_no_huge_pages(pid, what):
+    """no anonymous mapping of the process could take a transparent huge
+    page: Debian's kernels default to transparent_hugepage=always, and
+    khugepaged made tdnl's two 1 MiB socket buffers, mapped side by side,
+    one 2 MiB page wherever they held an aligned 2 MiB range (ASLR: about
+    one start in a hundred), 2 MiB more resident for a few pages used"""
+    maps, big, huge, cur = 0, [], 0, None
+    for line in open(f"/proc/{pid}/smaps"):
+        f = line.split()
+        if "-" in f[0] and ":" not in f[0]:
+            lo, hi = (int(x, 16) for x in f[0].split("-"))
+            cur = {"range": f[0], "size": hi - lo, "anon": len(f) == 5}
+            maps += 1
+        elif f[0] == "AnonHugePages:":
+            huge += int(f[1])
+        elif f[0] == "VmFlags:" and cur["anon"] and cur["size"] >= 2 << 20 and "nh" not in f[1:]:
+            big.append(f"{cur['range']} ({cur['size'] >> 10} KiB)")
+    tap(maps > 0 and not big and huge == 0,
+        f"{what}: no anonymous mapping of 2 MiB or more without no-huge-pages "
+        f"({', '.join(big) or 'none'} of {maps} mappings), AnonHugePages {huge} KiB")
+
+
 def check_watch_unload(cpus):
     load("spr")
     p = subprocess.Popen(["tdnl", "watch"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     p.stdout.readline()	# the header
     p.stdout.readline()	# a sample
+    check_no_huge_pages(p.pid, "tdnl watch")
     sh("rmmod", "topdown")
     try:
         p.wait(timeout=10)
