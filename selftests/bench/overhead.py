@@ -397,9 +397,12 @@ def main():
     cpus = all_cpus()
     cpu_name = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
                      if ln.startswith("model name")), "?")
+    icount = os.environ.get("TD_VM_ICOUNT")
+    clock = (f"instructions (QEMU -icount shift={icount}: {2 ** int(icount)} ns each, idle "
+             f"time skipped)" if icount else "the host's wall clock")
     print(f"# machine: {platform.machine()}, {cpu_name}, {len(cpus)} CPUs; kernel "
           f"{platform.release()}; {sh('perf', '--version').stdout.strip()}; tdsim {MODEL}; "
-          f"{SECONDS:g} s per run", flush=True)
+          f"{SECONDS:g} s per run; the guest's clock counts {clock}", flush=True)
     if not load_sim():
         return 1
     # the guest's own busy time with nothing reading (tdsim loaded)
