@@ -11,7 +11,8 @@ topdown/accuracy.py); their Level 3/4 memory nodes are within
 CSV has a row per CPU.  zen4 and neoverse-n2 have no Level 3/4: null, n/a.
 Notifications of a CPU come with consecutive seq; `set interval 200` makes
 them 200 ms apart; bad values come back with the kernel's message; an
-unprivileged user is refused; no PMU and no module are said so.
+unprivileged user is refused; no PMU and no module are said so; no
+anonymous mapping of `tdnl watch` could take a transparent huge page.
 """
 import json
 import os
