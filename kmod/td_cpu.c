@@ -259,7 +259,20 @@ static u32 td_on(const struct td_cpu *tc)
 	return tc->sets.every | tc->sets.set[tc->cur];
 }
 
-#define TD_SNAP_TRIES		3
+/*
+ * A snapshot's tries (td_snapshot()): at most TD_SNAP_MAX_TRIES; on the
+ * last, a read that a stall stretched is read again alone, up to
+ * TD_SNAP_REREADS times
+ */
+#define TD_SNAP_MAX_TRIES	4
+#define TD_SNAP_REREADS		3
+/*
+ * A slice's end whose tries all met stalls is put off TD_SNAP_WAIT_US,
+ * again and again for TD_SNAP_WAIT_MAX_US from its first try (td_work()),
+ * before it is taken as it is
+ */
+#define TD_SNAP_WAIT_US		250
+#define TD_SNAP_WAIT_MAX_US	2000
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
 /*
@@ -455,10 +468,13 @@ static void td_calm_end(struct td_cpu *tc)
  * its interval's accumulators, and the span's length to its counted time.
  * @switched: the span since the last snapshot was a switch of sets or a
  * (re)start, the events enabled in it: not a window calm judges.
- * Returns false off the CPU (never expected: the work is bound and is
- * cancelled before the CPU goes).
+ * @may_wait: a snapshot whose reads were not one moment after all its
+ * tries may be left, nothing of it taken, for the caller to try later.
+ * Returns -EAGAIN so, -ENXIO off the CPU (never expected: the work is bound
+ * and is cancelled before the CPU goes), else 0.
  */
-static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
+static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
+		       bool may_wait)
 {
 	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
 	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], gap[TD_MAX_EVENTS], norm_ns = 0;
@@ -467,35 +483,45 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 	unsigned int i, n, tries;
 	unsigned long flags;
 	u64 t0, t1, after, span;
-	bool stretched, calm_window;
+	bool stretched, calm_window, last, cut;
 
 	for (tries = 1; ; tries++) {
+		last = tries == TD_SNAP_MAX_TRIES;
+		cut = false;
 		running = 0;
 		local_irq_save(flags);
 		if (smp_processor_id() != tc->cpu) {
 			local_irq_restore(flags);
-			return false;
+			return -ENXIO;
 		}
 		t0 = ktime_get_ns();
 		t1 = t0;
 		stretched = false;
-		for (i = 0; i < tc->nr; i++) {
+		for (i = 0; i < tc->nr && !cut; i++) {
 			if (!(on & BIT(i)) || !tc->ctr[i].event)
 				continue;
 			for (n = 1; ; n++) {
 				v[i] = td_read_local(tc->ctr[i].event);
 				after = ktime_get_ns();
-				/*
-				 * On the last try, a read that a stall stretched
-				 * is read again, so that its count has a moment
-				 * within TD_SNAP_SLACK_NS whatever stretched the
-				 * others: taken as the middle of a long one, the
-				 * count of a 0.5 ms window was 5 % off.
-				 */
-				if (tries < TD_SNAP_TRIES ||
-				    after - t1 <= TD_SNAP_SLACK_NS)
+				if (after - t1 <= TD_SNAP_SLACK_NS + tc->snap_min_ns)
 					break;
-				if (n == TD_SNAP_TRIES) {
+				/*
+				 * A read that took longer than a whole pass
+				 * should (a stall before it or in it: an NMI,
+				 * an SMI, a vCPU the host descheduled) leaves
+				 * the counts before it at another moment than
+				 * those after: the pass is cut and done again.
+				 * Only on the last try is the read done again
+				 * alone, so that its count has a moment of its
+				 * own whatever stretched the others: taken as
+				 * the middle of a long one, the count of a
+				 * 0.5 ms window was 5 % off.
+				 */
+				if (!last) {
+					cut = true;
+					break;
+				}
+				if (n == TD_SNAP_REREADS) {
 					stretched = true;
 					break;
 				}
@@ -521,18 +547,25 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 			tc->cost.read_ns += t1 - t0;
 		else
 			tc->cost.reread_ns += t1 - t0;
+		if (cut) {
+			tc->snap_retries++;
+			continue;
+		}
 		/*
 		 * The reads are one moment only if nothing stopped the CPU
-		 * between them (an NMI, SMI, or a hypervisor that deschedules
-		 * the vCPU): read again when they took much longer than the
-		 * fastest read seen, at most TD_SNAP_TRIES times; the last
-		 * time, each read alone (above).
+		 * between them: read again when they took much longer than
+		 * the fastest read seen, with interrupts allowed between the
+		 * tries.  If the last try is still long, a slice's end is
+		 * left for later (@may_wait: td_work()), any other snapshot
+		 * taken as it is, each read alone (above).
 		 */
 		if (!tc->snap_min_ns || t1 - t0 < tc->snap_min_ns)
 			tc->snap_min_ns = t1 - t0;
 		if (t1 - t0 <= 2 * tc->snap_min_ns + TD_SNAP_SLACK_NS)
 			break;
-		if (tries == TD_SNAP_TRIES) {
+		if (last && may_wait)
+			return -EAGAIN;
+		if (last) {
 			if (stretched) {
 				tc->snap_slow++;	/* taken as it is */
 				tc->snap_max_ns = max(tc->snap_max_ns, t1 - t0);
@@ -673,7 +706,7 @@ static bool td_snapshot(struct td_cpu *tc, u64 *now, bool switched)
 		k->snap_gap = gap[i];
 	}
 	tc->snap_ns = t1;
-	return true;
+	return 0;
 }
 
 /*
@@ -1287,7 +1320,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		pr_info_ratelimited("cpu%u: no counters free for %s's normalizer and one more event: not counted\n",
 				    tc->cpu, tc->model->name);
 	} else {
-		td_snapshot(tc, now, true);
+		td_snapshot(tc, now, true, false);
 	}
 	td_clear_acc(tc);
 	tc->t0 = *now;
@@ -1436,7 +1469,8 @@ static void td_work(struct work_struct *work)
 	u64 t = ktime_get_ns(), now, sw = 0;
 	struct td_stats cost;
 	unsigned int gen, full;
-	bool sample = false, regrow;
+	bool sample = false, regrow, waited = false;
+	int ret;
 
 	mutex_lock(&tc->lock);
 	/* under the lock: a kick queued after this read finds the new one */
@@ -1461,8 +1495,29 @@ static void td_work(struct work_struct *work)
 		td_begin(tc, full, &now);
 		goto arm;
 	}
-	if (!td_snapshot(tc, &now, false))
+	/*
+	 * A slice's end whose reads met stalls in every try (a vCPU the host
+	 * keeps descheduling: under TCG on a loaded host, every read 30 us for
+	 * a millisecond or more) is tried again a little later rather than
+	 * spun on: the window being ended is longer, and its counts and the
+	 * next one's are of one moment.  Taken spread, one 10 ms interval in
+	 * a few hundred was a point or more off, a steady CPU's as well.
+	 */
+	ret = td_snapshot(tc, &now, false, !tc->snap_wait_ns ||
+			  t - tc->snap_wait_ns < TD_SNAP_WAIT_MAX_US * NSEC_PER_USEC);
+	if (ret == -EAGAIN) {
+		if (!tc->snap_wait_ns)
+			tc->snap_wait_ns = t;
+		tc->snap_waits++;
+		waited = true;
+		hrtimer_start(&tc->timer,
+			      ns_to_ktime(ktime_get_ns() + TD_SNAP_WAIT_US * NSEC_PER_USEC),
+			      HRTIMER_MODE_ABS_PINNED);
 		goto unlock;
+	}
+	if (ret)
+		goto unlock;
+	tc->snap_wait_ns = 0;
 	tc->tick++;
 	/*
 	 * Planned calm, but the span judged as the window ended left the last
@@ -1538,7 +1593,7 @@ static void td_work(struct work_struct *work)
 			td_begin(tc, tc->gp, &now);
 			tc->from_ns = now;
 		} else {
-			td_snapshot(tc, &now, true);
+			td_snapshot(tc, &now, true, false);
 		}
 		sw = ktime_get_ns() - s0;
 		td_switch_avg(tc, sw);
@@ -1556,7 +1611,7 @@ unlock:
 	mutex_unlock(&tc->lock);
 
 	cost.samples = sample;
-	cost.ticks = 1;
+	cost.ticks = !waited;
 	cost.cost_ns = ktime_get_ns() - t;
 	cost.switch_ns = sw;
 	cost.switches = !!sw;
@@ -1970,7 +2025,7 @@ static void td_smt_work(struct work_struct *work)
 	/* the sampling work finds no timer armed: it runs after this */
 	hrtimer_cancel(&tc->timer);
 	if (tc->started) {
-		if (tc->starved || !td_snapshot(tc, &now, false))
+		if (tc->starved || td_snapshot(tc, &now, false, false))
 			now = ktime_get_ns();
 		tc->cut = true;
 		td_end_interval(tc, now);
