@@ -272,7 +272,7 @@ static u32 td_on(const struct td_cpu *tc)
  * before it is taken as it is
  */
 #define TD_SNAP_WAIT_US		250
-#define TD_SNAP_WAIT_MAX_US	2000
+#define TD_SNAP_WAIT_MAX_US	5000
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
 /*
@@ -482,7 +482,7 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 	u32 on = td_on(tc), had = 0, running, whole = 0, aligned = 0;
 	unsigned int i, n, tries;
 	unsigned long flags;
-	u64 t0, t1, after, span;
+	u64 t0, t1, after, span, best;
 	bool stretched, calm_window, last, cut;
 
 	for (tries = 1; ; tries++) {
@@ -500,9 +500,23 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 		for (i = 0; i < tc->nr && !cut; i++) {
 			if (!(on & BIT(i)) || !tc->ctr[i].event)
 				continue;
+			best = U64_MAX;
 			for (n = 1; ; n++) {
-				v[i] = td_read_local(tc->ctr[i].event);
+				u64 r = td_read_local(tc->ctr[i].event);
+
 				after = ktime_get_ns();
+				/*
+				 * read between t1 and now: taken as the
+				 * middle; of reads that were all stretched,
+				 * the shortest (the last of three, taken as
+				 * it was, once took 5 ms under TCG: a 17 ms
+				 * interval's frontend bound 3 points off)
+				 */
+				if (after - t1 < best) {
+					best = after - t1;
+					v[i] = r;
+					ts[i] = t1 + best / 2;
+				}
 				if (after - t1 <= TD_SNAP_SLACK_NS + tc->snap_min_ns)
 					break;
 				/*
@@ -510,14 +524,16 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 				 * should (a stall before it or in it: an NMI,
 				 * an SMI, a vCPU the host descheduled) leaves
 				 * the counts before it at another moment than
-				 * those after: the pass is cut and done again.
-				 * Only on the last try is the read done again
-				 * alone, so that its count has a moment of its
-				 * own whatever stretched the others: taken as
-				 * the middle of a long one, the count of a
-				 * 0.5 ms window was 5 % off.
+				 * those after: the pass is cut and done again,
+				 * or left for later (@may_wait).  Only on the
+				 * last try of a snapshot that cannot wait is
+				 * the read done again alone, so that its count
+				 * has a moment of its own whatever stretched
+				 * the others: taken as the middle of a long
+				 * one, the count of a 0.5 ms window was 5 %
+				 * off.
 				 */
-				if (!last) {
+				if (!last || may_wait) {
 					cut = true;
 					break;
 				}
@@ -532,9 +548,6 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 				running |= BIT(i);
 			else
 				gap[i] = 0;
-
-			/* read between t1 and now: taken as the middle */
-			ts[i] = t1 + (after - t1) / 2;
 			t1 = after;
 		}
 		local_irq_restore(flags);
@@ -547,6 +560,8 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 			tc->cost.read_ns += t1 - t0;
 		else
 			tc->cost.reread_ns += t1 - t0;
+		if (cut && last)
+			return -EAGAIN;	/* (@may_wait) */
 		if (cut) {
 			tc->snap_retries++;
 			continue;
@@ -1287,6 +1302,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 
 	td_enable(tc, tc->open, false);
 	tc->gp = gp;
+	tc->snap_wait_ns = 0;	/* a slice's end put off: not this one's */
 	tc->calm = 0;	/* new sets, or the same after a change: slices again */
 	tc->calm_plan = false;
 	ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);

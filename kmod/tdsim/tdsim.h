@@ -171,8 +171,12 @@ struct tdsim_cpu {
 	unsigned int gp_counters, fixed_counters;
 	/* cpuN/truth shows this moment (ktime), 0: now; READ/WRITE_ONCE */
 	u64 truth_at;
-	/* reads of its counters, for stall_every; on the CPU, IRQs off */
+	/*
+	 * reads of its counters, for stall_every, and until when (ktime) a
+	 * stall's crawl lasts (stall_crawl_us); on the CPU, IRQs off
+	 */
 	unsigned int reads;
+	u64 crawl_until;
 	/* protects everything below; taken from PMU callbacks with IRQs off */
 	raw_spinlock_t lock;
 	struct tdsim_profile profile;	/* the steady profile */
@@ -216,7 +220,7 @@ extern bool tdsim_freeze;
 extern atomic_t tdsim_fail_event_init;
 extern atomic_t tdsim_fail_add;
 extern u32 tdsim_noise_ppm;
-extern u32 tdsim_stall_every, tdsim_stall_us;
+extern u32 tdsim_stall_every, tdsim_stall_us, tdsim_stall_crawl_us;
 extern atomic_t tdsim_stalls;
 
 struct tdsim_cpu *tdsim_cpu(unsigned int cpu);

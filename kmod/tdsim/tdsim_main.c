@@ -18,6 +18,9 @@
  *   /sys/kernel/debug/tdsim/stall_every      every Nth read of a counter
  *   /sys/kernel/debug/tdsim/stall_us         first waits this long (a vCPU
  *                                            descheduled between two reads)
+ *   /sys/kernel/debug/tdsim/stall_crawl_us   and every read for this long
+ *                                            after it too (a vCPU the host
+ *                                            keeps descheduling)
  *   /sys/kernel/debug/tdsim/stalls           how many reads waited so far
  *
  * fixed=, counters= and watchdog= make the PMU a KVM guest's or
@@ -124,7 +127,7 @@ unsigned int tdsim_gp_counters;
 unsigned int tdsim_fixed_counters;
 atomic_t tdsim_fail_event_init = ATOMIC_INIT(0);
 atomic_t tdsim_fail_add = ATOMIC_INIT(0);
-u32 tdsim_stall_every, tdsim_stall_us;
+u32 tdsim_stall_every, tdsim_stall_us, tdsim_stall_crawl_us;
 atomic_t tdsim_stalls = ATOMIC_INIT(0);
 
 static struct tdsim_cpu __percpu *tdsim_cpus;
@@ -451,6 +454,8 @@ static void tdsim_debugfs_init(void)
 	debugfs_create_u32("noise_ppm", 0600, tdsim_debugfs, &tdsim_noise_ppm);
 	debugfs_create_u32("stall_every", 0600, tdsim_debugfs, &tdsim_stall_every);
 	debugfs_create_u32("stall_us", 0600, tdsim_debugfs, &tdsim_stall_us);
+	debugfs_create_u32("stall_crawl_us", 0600, tdsim_debugfs,
+			   &tdsim_stall_crawl_us);
 	debugfs_create_atomic_t("stalls", 0400, tdsim_debugfs, &tdsim_stalls);
 	for_each_present_cpu(cpu)
 		tdsim_debugfs_cpu(cpu);

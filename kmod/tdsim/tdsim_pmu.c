@@ -777,15 +777,23 @@ static void tdsim_del(struct perf_event *event, int flags)
  * deschedules between two reads (TCG on a loaded host: 20-350 us in the
  * middle of a CPU's reads of all its counters).  Counted per CPU, so a
  * read done again right after a stalled one does not stall too (with
- * stall_every above the reader's rereads).  Reads only: perf's
- * scheduling of events is not slowed.
+ * stall_every above the reader's rereads).  With stall_crawl_us, every
+ * read for that long after such a stall waits too: the vCPU crawls, as
+ * under TCG on a host busy with other VMs (every read 30 us for a
+ * millisecond or more).  Reads only: perf's scheduling of events is not
+ * slowed.
  */
 static void tdsim_stall(struct tdsim_cpu *sc)
 {
 	u32 every = READ_ONCE(tdsim_stall_every);
+	u64 now = ktime_get_mono_fast_ns();
 
-	if (!every || ++sc->reads % every)
-		return;
+	if (now >= sc->crawl_until) {
+		if (!every || ++sc->reads % every)
+			return;
+		sc->crawl_until = now + (u64)READ_ONCE(tdsim_stall_crawl_us) *
+					NSEC_PER_USEC;
+	}
 	udelay(min_t(u32, READ_ONCE(tdsim_stall_us), 1000));
 	atomic_inc(&tdsim_stalls);
 }

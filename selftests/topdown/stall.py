@@ -17,7 +17,7 @@ Level 2 (found under TCG on a loaded host: 4-8 intervals in 18,000 more
 than 0.3 points off, the snapshot's third try 20-350 us long).
 
 Every try of a snapshot meets a stall here, so each slice's end is also
-put off (info's snapshot_waits) for the module's 2 ms before it is taken
+put off (info's snapshot_waits) for up to the module's 5 ms before it is taken
 so.
 
 Level 2 only: its events all count all the time.  At Level 3 (sets taking
@@ -33,8 +33,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (L1, L2, SIM, TD, Tap, all_cpus, load, read_kv, settle, unload,  # noqa: E402
-                    want_of, write_profile)
+from tdtest import (IDEAL_PMU, L1, L2, SIM, TD, Tap, all_cpus, load, read_kv,  # noqa: E402
+                    settle, unload, want_of, window_truth, write_profile)
 
 tap = Tap("topdown_stall")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
@@ -94,7 +94,7 @@ def check(level, cpus):
         f"{tag}: {s1 - s0} reads stalled, each CPU's last tries met them "
         f"(snapshot rereads {rereads}); tdnl exit {p.returncode} {errs.strip()[:200]}")
     # every try of a slice's end meets a stall here: each is put off, again
-    # and again for 2 ms, then taken with its stalled reads read again
+    # and again for up to 5 ms, then taken with its stalled reads read again
     ivals = {c: sum(1 for o in lines if o["cpu"] == c) for c in cpus}
     tap(all(waits[c] >= ivals[c] for c in cpus),
         f"{tag}: slice ends put off {waits}, at least once an interval ({ivals})")
@@ -111,13 +111,79 @@ def check(level, cpus):
             f"worst {e[-1] if e else 99:.4f}")
 
 
+# A phased workload: compute bound at 2 GHz, memory bound at 3 GHz, 2 and 3 ms
+PHASES = ("ms=2 retiring=60 bad_speculation=5 frontend_bound=15 backend_bound=20 "
+          "heavy_operations=10 branch_mispredicts=4 fetch_latency=8 memory_bound=8 "
+          "freq_mhz=2000; "
+          "ms=3 retiring=15 bad_speculation=5 frontend_bound=10 backend_bound=70 "
+          "heavy_operations=2 branch_mispredicts=3 fetch_latency=6 memory_bound=55 "
+          "freq_mhz=3000")
+CRAWL_US, CRAWL_READ_US, CRAWL_EVERY = 1000, 30, 28
+
+
+def check_crawl(cpus):
+    """A vCPU that crawls: every 28th read (about every third interval's
+    snapshot at Level 2, 9 reads) starts a millisecond in which every read
+    waits 30 us.  Tried three times at once and then taken, such a
+    snapshot's reads were spread over ~0.8 ms, and where a phase began in
+    them the interval was points off; put off until the crawl is over
+    (snapshot_waits), an interval is within MAX_PP of the truth of its own
+    window unless a snapshot that bounds it was still taken stretched."""
+    tag = (f"spr level=2 interval_ms=10, phases of 2 and 3 ms, reads crawling "
+           f"({CRAWL_READ_US} us each) for {CRAWL_US} us from every {CRAWL_EVERY}th")
+    err = load("spr", "level=2", "interval_ms=10", sim_args=(IDEAL_PMU,))
+    if err:
+        tap(False, f"{tag}: tdsim and topdown load ({err})")
+        return
+    for c in cpus:
+        with open(f"{SIM}/cpu{c}/schedule", "w") as f:
+            f.write(PHASES)
+    settle(cpus, 3)
+    i0, s0 = info(cpus), knob("stalls")
+    knob("stall_us", CRAWL_READ_US)
+    knob("stall_crawl_us", CRAWL_US)
+    knob("stall_every", CRAWL_EVERY)
+    out = tempfile.TemporaryFile()
+    p = subprocess.Popen(["tdnl", "-j", "watch"], stdout=out, stderr=subprocess.PIPE)
+    time.sleep(SECONDS)
+    p.terminate()
+    errs = p.communicate(timeout=30)[1].decode()
+    knob("stall_every", 0)
+    knob("stall_crawl_us", 0)
+    i1, s1 = info(cpus), knob("stalls")
+    out.seek(0)
+    lines = [json.loads(x) for x in out.read().decode().splitlines()]
+    waits = {c: int(i1[c]["snapshot_waits"]) - int(i0[c]["snapshot_waits"]) for c in cpus}
+    slow = {c: int(i1[c]["snapshot_slow"]) - int(i0[c]["snapshot_slow"]) for c in cpus}
+    tap(p.returncode in (0, -15) and s1 - s0 > 1000 and all(waits.values()),
+        f"{tag}: {s1 - s0} reads crawled; slice ends put off {waits}, taken with a read "
+        f"still stretched {slow}; tdnl exit {p.returncode} {errs.strip()[:200]}")
+    for c in cpus:
+        # the first interval may have begun before the crawls did
+        mine = [o for o in lines if o["cpu"] == c and o.get("level1")][1:]
+        e = sorted(max(abs(o["level1"][k] - w[k]) for k in L1)
+                   for o in mine
+                   for w in [window_truth(c, o["start_ns"], o["end_ns"])])
+        off = [x for x in e if x > MAX_PP]
+        # as above: a snapshot still taken with a read stretched (the
+        # crawl outlasted the waits) may spoil the two intervals it bounds
+        tap(len(e) >= SECONDS * 100 / 4 and len(off) <= 2 * slow[c] and
+            e[len(e) // 2] <= MAX_PP,
+            f"{tag} cpu{c}: of {len(e)} intervals {len(off)} more than {MAX_PP} pp off the "
+            f"truth of their own windows at Level 1, at most 2 per snapshot taken with a "
+            f"stretched read ({slow[c]}); median {e[len(e) // 2] if e else 99:.4f} pp "
+            f"(<= {MAX_PP}), worst {e[-1] if e else 99:.4f}")
+
+
 def main():
     cpus = all_cpus()
     try:
         check(2, cpus)
+        check_crawl(cpus)
     finally:
         if os.path.exists(f"{SIM}/stall_every"):
             knob("stall_every", 0)
+            knob("stall_crawl_us", 0)
         unload()
     tap.summary()
 
