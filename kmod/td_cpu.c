@@ -554,9 +554,10 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 		/*
 		 * The first pass is the floor: one read of all the counters,
 		 * as any reader pays it once an interval (cold, when the CPU
-		 * was idle); the passes after it are the module's own cost
+		 * was idle); the passes after it, and those of a slice's end
+		 * put off (td_work()), are the module's own cost
 		 */
-		if (tries == 1)
+		if (tries == 1 && !tc->snap_wait_ns)
 			tc->cost.read_ns += t1 - t0;
 		else
 			tc->cost.reread_ns += t1 - t0;
