@@ -58,6 +58,17 @@ def info(cpus):
     return {c: read_kv(f"{TD}/cpu{c}/info") for c in cpus}
 
 
+def watch():
+    """tdnl -j watch for SECONDS: its samples, exit status and stderr"""
+    out = tempfile.TemporaryFile()
+    p = subprocess.Popen(["tdnl", "-j", "watch"], stdout=out, stderr=subprocess.PIPE)
+    time.sleep(SECONDS)
+    p.terminate()
+    errs = p.communicate(timeout=30)[1].decode()
+    out.seek(0)
+    return [json.loads(x) for x in out.read().decode().splitlines()], p.returncode, errs
+
+
 def check(level, cpus):
     tag = f"spr level={level} interval_ms=10, every {EVERY[level]}th read stalled {STALL_US} us"
     err = load("spr", f"level={level}", "interval_ms=10")
@@ -69,17 +80,11 @@ def check(level, cpus):
     settle(cpus, 3)
     want = want_of(PROFILE)
     i0, s0 = info(cpus), knob("stalls")
-    out = tempfile.TemporaryFile()
     knob("stall_us", STALL_US)
     knob("stall_every", EVERY[level])
-    p = subprocess.Popen(["tdnl", "-j", "watch"], stdout=out, stderr=subprocess.PIPE)
-    time.sleep(SECONDS)
-    p.terminate()
-    errs = p.communicate(timeout=30)[1].decode()
+    lines, rc, errs = watch()
     knob("stall_every", 0)
     i1, s1 = info(cpus), knob("stalls")
-    out.seek(0)
-    lines = [json.loads(x) for x in out.read().decode().splitlines()]
     # the first interval may have begun before the stalls did
     errs_of = {}
     for c in cpus:
@@ -90,9 +95,9 @@ def check(level, cpus):
     rereads = {c: int(i1[c]["snapshot_rereads"]) - int(i0[c]["snapshot_rereads"]) for c in cpus}
     slow = {c: int(i1[c]["snapshot_slow"]) - int(i0[c]["snapshot_slow"]) for c in cpus}
     waits = {c: int(i1[c]["snapshot_waits"]) - int(i0[c]["snapshot_waits"]) for c in cpus}
-    tap(p.returncode in (0, -15) and s1 - s0 > 100 and all(rereads.values()),
+    tap(rc in (0, -15) and s1 - s0 > 100 and all(rereads.values()),
         f"{tag}: {s1 - s0} reads stalled, each CPU's last tries met them "
-        f"(snapshot rereads {rereads}); tdnl exit {p.returncode} {errs.strip()[:200]}")
+        f"(snapshot rereads {rereads}); tdnl exit {rc} {errs.strip()[:200]}")
     # every try of a slice's end meets a stall here: each is put off, again
     # and again for up to 5 ms, then taken with its stalled reads read again
     ivals = {c: sum(1 for o in lines if o["cpu"] == c) for c in cpus}
@@ -143,21 +148,15 @@ def check_crawl(cpus):
     knob("stall_us", CRAWL_READ_US)
     knob("stall_crawl_us", CRAWL_US)
     knob("stall_every", CRAWL_EVERY)
-    out = tempfile.TemporaryFile()
-    p = subprocess.Popen(["tdnl", "-j", "watch"], stdout=out, stderr=subprocess.PIPE)
-    time.sleep(SECONDS)
-    p.terminate()
-    errs = p.communicate(timeout=30)[1].decode()
+    lines, rc, errs = watch()
     knob("stall_every", 0)
     knob("stall_crawl_us", 0)
     i1, s1 = info(cpus), knob("stalls")
-    out.seek(0)
-    lines = [json.loads(x) for x in out.read().decode().splitlines()]
     waits = {c: int(i1[c]["snapshot_waits"]) - int(i0[c]["snapshot_waits"]) for c in cpus}
     slow = {c: int(i1[c]["snapshot_slow"]) - int(i0[c]["snapshot_slow"]) for c in cpus}
-    tap(p.returncode in (0, -15) and s1 - s0 > 1000 and all(waits.values()),
+    tap(rc in (0, -15) and s1 - s0 > 1000 and all(waits.values()),
         f"{tag}: {s1 - s0} reads crawled; slice ends put off {waits}, taken with a read "
-        f"still stretched {slow}; tdnl exit {p.returncode} {errs.strip()[:200]}")
+        f"still stretched {slow}; tdnl exit {rc} {errs.strip()[:200]}")
     for c in cpus:
         # the first interval may have begun before the crawls did
         mine = [o for o in lines if o["cpu"] == c and o.get("level1")][1:]
