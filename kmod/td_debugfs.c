@@ -193,6 +193,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "snapshot_slow %llu\n", tc->snap_slow);
 	seq_printf(s, "snapshot_slow_max_ns %llu\n", tc->snap_max_ns);
 	seq_printf(s, "snapshot_waits %llu\n", tc->snap_waits);
+	seq_printf(s, "snapshot_turn_waits %llu\n", tc->snap_turn_waits);
 	seq_printf(s, "seq %llu\n", tc->seq);
 	seq_printf(s, "start_ns %llu\n", tc->start_ns);
 	seq_printf(s, "end_ns %llu\n", tc->end_ns);

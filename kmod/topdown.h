@@ -237,11 +237,13 @@ void td_stats_sum(struct td_stats *sum);
  * @snap_slow: reads with one counter's read still too long on the last
  *             try, taken as they were
  * @snap_max_ns: the longest of those, ns
- * @snap_waits: slice ends put off because their reads were not one moment
- *             (td_work(): TD_SNAP_WAIT_US later, for TD_SNAP_WAIT_MAX_US
- *             at most)
- * @snap_wait_ns: when this slice's end was first tried, while it is put
- *             off; else 0
+ * @snap_waits: slice ends and turns' starts put off because their reads
+ *             were not one moment (td_work(): TD_SNAP_WAIT_US later, for
+ *             TD_SNAP_WAIT_MAX_US at most)
+ * @snap_turn_waits: of those, turns' starts
+ * @snap_wait_ns: when the snapshot put off was first tried, while it is
+ *             put off; else 0
+ * @base_wait: the snapshot put off starts the set's turn (after a switch)
  * @cost:     this sampling work's reads and notifications, added to the
  *            CPU's statistics when it ends (td_stats_add())
  */
@@ -296,7 +298,8 @@ struct td_cpu {
 	u64 calm_breaks;
 	u64 switch_avg_ns, budget_cuts;
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
-	u64 snap_waits, snap_wait_ns;
+	u64 snap_waits, snap_turn_waits, snap_wait_ns;
+	bool base_wait;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
 };
