@@ -95,7 +95,7 @@ def pct(xs, p):
 
 
 SNAP_KEYS = ("restarts", "scaled_alone", "snapshot_min_ns", "snapshot_retries", "snapshot_rereads",
-             "snapshot_slow", "snapshot_slow_max_ns", "snapshot_waits")
+             "snapshot_slow", "snapshot_slow_max_ns", "snapshot_waits", "snapshot_turn_waits")
 
 
 def explain(worst, key, nodes, before, after):
