@@ -234,8 +234,9 @@ void td_stats_sum(struct td_stats *sum);
  * @snap_min_ns: the fastest read of all its counters seen, ns
  * @snap_retries: reads done again because they took too long
  * @snap_rereads: single counters read again on the last try (td_snapshot())
- * @snap_slow: reads with one counter's read still too long on the last
- *             try, taken as they were
+ * @snap_slow: reads taken as they were on the last try with one
+ *             counter's read still too long, or the reads kept further
+ *             apart than a pass may take
  * @snap_max_ns: the longest of those, ns
  * @snap_waits: slice ends and turns' starts put off because their reads
  *             were not one moment (td_work(): TD_SNAP_WAIT_US later, for

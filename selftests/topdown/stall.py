@@ -58,6 +58,11 @@ def info(cpus):
     return {c: read_kv(f"{TD}/cpu{c}/info") for c in cpus}
 
 
+def grew(i0, i1, key):
+    """each CPU's info @key from i0 to i1"""
+    return {c: int(i1[c][key]) - int(i0[c][key]) for c in i1}
+
+
 def watch():
     """tdnl -j watch for SECONDS: its samples, exit status and stderr"""
     out = tempfile.TemporaryFile()
@@ -92,9 +97,9 @@ def check(level, cpus):
         errs_of[c] = sorted(max(abs(o[lvl][k] - want[k])
                                 for lvl, ks in (("level1", L1), ("level2", L2)) for k in ks)
                             for o in mine)
-    rereads = {c: int(i1[c]["snapshot_rereads"]) - int(i0[c]["snapshot_rereads"]) for c in cpus}
-    slow = {c: int(i1[c]["snapshot_slow"]) - int(i0[c]["snapshot_slow"]) for c in cpus}
-    waits = {c: int(i1[c]["snapshot_waits"]) - int(i0[c]["snapshot_waits"]) for c in cpus}
+    rereads = grew(i0, i1, "snapshot_rereads")
+    slow = grew(i0, i1, "snapshot_slow")
+    waits = grew(i0, i1, "snapshot_waits")
     tap(rc in (0, -15) and s1 - s0 > 100 and all(rereads.values()),
         f"{tag}: {s1 - s0} reads stalled, each CPU's last tries met them "
         f"(snapshot rereads {rereads}); tdnl exit {rc} {errs.strip()[:200]}")
@@ -164,10 +169,9 @@ def check_crawl(level, cpus):
     knob("stall_every", 0)
     knob("stall_crawl_us", 0)
     i1, s1 = info(cpus), knob("stalls")
-    waits = {c: int(i1[c]["snapshot_waits"]) - int(i0[c]["snapshot_waits"]) for c in cpus}
-    turns = {c: int(i1[c]["snapshot_turn_waits"]) - int(i0[c]["snapshot_turn_waits"])
-             for c in cpus}
-    slow = {c: int(i1[c]["snapshot_slow"]) - int(i0[c]["snapshot_slow"]) for c in cpus}
+    waits = grew(i0, i1, "snapshot_waits")
+    turns = grew(i0, i1, "snapshot_turn_waits")
+    slow = grew(i0, i1, "snapshot_slow")
     # at Level 3 sets take turns: a crawl met as a turn starts puts that off too
     tap(rc in (0, -15) and s1 - s0 > 1000 and all(waits.values()) and
         (level < 3 or all(turns.values())),
