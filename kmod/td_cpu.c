@@ -482,7 +482,7 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 	u32 on = td_on(tc), had = 0, running, whole = 0, aligned = 0;
 	unsigned int i, n, tries;
 	unsigned long flags;
-	u64 t0, t1, after, span, best, limit, lo, hi;
+	u64 t0, t1, after, span, best, limit, lo, hi, first, end, spread = 0;
 	bool stretched, calm_window, last, cut;
 
 	for (tries = 1; ; tries++) {
@@ -498,6 +498,8 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 		t1 = t0;
 		lo = U64_MAX;
 		hi = 0;
+		first = U64_MAX;
+		end = 0;
 		stretched = false;
 		for (i = 0; i < tc->nr && !cut; i++) {
 			if (!(on & BIT(i)) || !tc->ctr[i].event)
@@ -548,6 +550,9 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 			}
 			lo = min(lo, ts[i]);
 			hi = max(hi, ts[i]);
+			/* the read kept: from ts - best / 2 to ts + best / 2 */
+			first = min(first, ts[i] - best / 2);
+			end = max(end, ts[i] - best / 2 + best);
 			if (td_gap_local(tc->ctr[i].event, &gap[i]))
 				running |= BIT(i);
 			else
@@ -598,12 +603,15 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 			if (stretched || hi - lo > limit) {
 				tc->snap_slow++;
 				tc->snap_max_ns = max(tc->snap_max_ns, t1 - t0);
+				spread = end > first ? end - first : 0;
 			}
 			break;
 		}
 		tc->snap_retries++;
 	}
 	tc->cost.reads++;
+	tc->snap_spread_ns = spread;
+	tc->ival_spread_ns = max(tc->ival_spread_ns, spread);
 	/*
 	 * The moment of the snapshot is the normalizer's read: the window
 	 * each count is taken over (below) and so the interval's bounds.  A
@@ -1353,6 +1361,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	} else {
 		td_snapshot(tc, now, true, false);
 	}
+	tc->ival_spread_ns = tc->starved ? 0 : tc->snap_spread_ns;
 	td_clear_acc(tc);
 	tc->t0 = *now;
 	td_plan(tc, td_grid_len(*now));
@@ -1466,6 +1475,15 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	tc->start_ns = tc->from_ns;
 	tc->end_ns = now;
 	tc->from_ns = now;
+	/*
+	 * Skewed when a snapshot of it read its counters spread over more
+	 * than TD_SKEW_DIV-th of it; the snapshot that ends it starts the
+	 * next (a restart's own snapshot replaces it: td_begin())
+	 */
+	tc->skew_ns = tc->ival_spread_ns;
+	tc->skewed = tc->skew_ns * TD_SKEW_DIV > now - tc->start_ns;
+	tc->skewed_intervals += tc->skewed;
+	tc->ival_spread_ns = tc->snap_spread_ns;
 	tc->seq++;
 	tc->mux_ppm = mux;
 	tc->nr_sets = tc->sets.nr;

@@ -245,6 +245,14 @@ void td_stats_sum(struct td_stats *sum);
  * @snap_wait_ns: when the snapshot put off was first tried, while it is
  *             put off; else 0
  * @base_wait: the snapshot put off starts the set's turn (after a switch)
+ * @snap_spread_ns: the last snapshot's, taken slow (@snap_slow): from its
+ *             first kept read's start to its last's end, ns; else 0
+ * @ival_spread_ns: the largest @snap_spread_ns of the interval being
+ *             counted: its first snapshot and every one since
+ * @skew_ns:  the latest interval's @ival_spread_ns
+ * @skewed:   and it was more than TD_SKEW_DIV-th of that interval: the
+ *            sample is flagged skewed
+ * @skewed_intervals: intervals so flagged since load
  * @cost:     this sampling work's reads and notifications, added to the
  *            CPU's statistics when it ends (td_stats_add())
  */
@@ -301,6 +309,8 @@ struct td_cpu {
 	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
 	u64 snap_waits, snap_turn_waits, snap_wait_ns;
 	bool base_wait;
+	u64 snap_spread_ns, ival_spread_ns, skew_ns, skewed_intervals;
+	bool skewed;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
 };
@@ -320,6 +330,15 @@ extern bool td_closing;
  * scheduling in perf are not that).
  */
 #define TD_MUX_BELOW_PPM	999000U
+
+/*
+ * Skewed: a snapshot of the interval (its bounds, or a turn's within it)
+ * could not read its counters at one moment, and its reads spread over more
+ * than this fraction of the interval.  A change of phase inside them moves
+ * a fraction by at most its swing times the share of the interval they
+ * spread over: 0.1 % keeps that under 0.1 points for a swing of 100.
+ */
+#define TD_SKEW_DIV		1000U
 
 /*
  * Whether @tc's counters are all closed (offline, or the module stopped):

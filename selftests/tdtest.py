@@ -163,7 +163,8 @@ def why(cpu):
     info = read_kv(f"{TD}/cpu{cpu}/info")
     keys = ("seq", "sets", "regressed", "scaled_alone", "running_ratio",
             "counted_level2", "restarts", "snapshot_retries", "snapshot_rereads", "snapshot_slow",
-            "snapshot_slow_max_ns", "snapshot_waits", "snapshot_turn_waits", "start_ns", "end_ns")
+            "snapshot_slow_max_ns", "snapshot_waits", "snapshot_turn_waits", "skewed",
+            "start_ns", "end_ns")
     return "; " + " ".join(f"{k}={v}" for k, v in l2.items()) + "; " + \
         " ".join(f"{k}={info.get(k)}" for k in keys)
 

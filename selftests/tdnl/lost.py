@@ -29,7 +29,8 @@ With spr at level=2 and interval_ms=10:
   last interval's, and the next line is the new profile;
 - level=3 (multiplexed: 3 event sets take turns), steady: Level 1/2 over
   the gap within 0.5 points, Level 3/4 within 1 point of the profile, and
-  each line after the gap within 0.5 points.
+  each line after the gap within 0.5 points (those flagged skewed left
+  out, at most half).
 """
 import json
 import os
@@ -329,13 +330,16 @@ def check_steady(cpus, level, interval, stop):
         # each its own interval, the module's numbers, within 0.5 pp: Level 2
         # fits; Level 3's 17 events take turns in 3 sets, every ratio
         # within its own set, on a steady profile.
-        es = sorted(max(errors(o, want, (("level1", L1),)).values()) for o in rest)
-        ok, desc = bool(es) and es[-1] <= 0.5, "each within 0.5 pp"
+        # but those the module flagged skewed (a snapshot's reads spread
+        # over more than 0.1 % of the interval: the vCPU held up among them)
+        es = sorted(max(errors(o, want, (("level1", L1),)).values())
+                    for o in rest if "skewed" not in o["state"])
+        ok, desc = len(es) >= len(rest) // 2 and es[-1] <= 0.5, "each within 0.5 pp"
         if level == 3:
             ok = ok and len(es) >= 10 and all("multiplexed" in o["state"] for o in rest)
             desc += ", multiplexed"
-        tap(ok, f"{tag} cpu{c}: the {len(rest)} lines after the gap: {desc} "
-            f"(max Level 1 error {es[-1] if es else 99:.4f})")
+        tap(ok, f"{tag} cpu{c}: the {len(rest)} lines after the gap, {len(rest) - len(es)} "
+            f"skewed left out: {desc} (max Level 1 error {es[-1] if es else 99:.4f})")
 
 
 def check_switch(cpus):

@@ -17,7 +17,10 @@ level=1 with one counter fewer (as under the NMI watchdog), at intervals of
 Asserted, issue 9's targets: the steady CPU, every interval within 0.5 pp
 at every level; the phased CPU, Level 1 p90 <= 0.1 pp and max <= 0.5 pp,
 whether it counts all the time or takes turns (zen4), and Levels 2-4
-p90 <= 2 pp, at every interval.  Where events take turns the module
+p90 <= 2 pp, at every interval; of the intervals not flagged skewed (a
+snapshot of theirs read its counters spread over more than 0.1 % of the
+interval: under TCG, a vCPU the host held up among the reads), at least half
+of them all.  Where events take turns the module
 estimates them by regression on the events counted all the time
 (kmod/td_reg.c); tdsim's rates are exact mixtures of its profiles' rates, so
 that regression can be exact here, as it cannot be on a real workload.
@@ -95,7 +98,8 @@ def pct(xs, p):
 
 
 SNAP_KEYS = ("restarts", "scaled_alone", "snapshot_min_ns", "snapshot_retries", "snapshot_rereads",
-             "snapshot_slow", "snapshot_slow_max_ns", "snapshot_waits", "snapshot_turn_waits")
+             "snapshot_slow", "snapshot_slow_max_ns", "snapshot_waits", "snapshot_turn_waits",
+             "skewed_intervals")
 
 
 def explain(worst, key, nodes, before, after):
@@ -153,10 +157,18 @@ def run_config(model, level, sim_args, sched):
         errs = {c: {k: [] for k, _ in levels} for c in (0, 1)}
         worst = {}	# (cpu, level): (error, sample, truth), for a failure's story
         bad_state = 0
+        skewed = {0: 0, 1: 0}
         for obj in lines:
             c = obj["cpu"]
-            if obj.get("state") not in (["multiplexed"], []):
+            state = set(obj.get("state") or [])
+            if not state <= {"multiplexed", "skewed"}:
                 bad_state += 1
+                continue
+            # a snapshot of it read its counters spread over more than
+            # 0.1 % of it (the vCPU held up among the reads): the module
+            # says it may be off, and the others are judged
+            if "skewed" in state:
+                skewed[c] += 1
                 continue
             want = window_truth(c, obj["start_ns"], obj["end_ns"])
             for key, nodes in levels:
@@ -190,7 +202,8 @@ def run_config(model, level, sim_args, sched):
         for key, nodes in levels:
             es = errs[0][key]
             passed = tap(len(es) >= n // 2 and max(es) <= 0.5,
-                         f"{tag} {ival} ms steady cpu0 {key}: {len(es)} intervals, max error "
+                         f"{tag} {ival} ms steady cpu0 {key}: {len(es)} intervals "
+                         f"({skewed[0]} skewed left out), max error "
                          f"{max(es) if es else float('nan'):.3f} pp (<= 0.5)")
             # the worst interval, explained when it failed, or when it is
             # above TD_PHASES_EXPLAIN (pp) though it passed
@@ -206,7 +219,8 @@ def run_config(model, level, sim_args, sched):
             else:
                 ok, lim = p90 <= 2, "p90 <= 2"
             passed = tap(len(es) >= n // 2 and ok,
-                         f"{tag} {ival} ms phases {sname} cpu1 {key}: {len(es)} intervals, "
+                         f"{tag} {ival} ms phases {sname} cpu1 {key}: {len(es)} intervals "
+                         f"({skewed[1]} skewed left out), "
                          f"p50 {p50:.3f} p90 {p90:.3f} max {mx:.3f} pp ({lim}"
                          f"{'' if l1_all else ', Level 1 takes turns'})")
             above = es and mx > float(os.environ.get("TD_PHASES_EXPLAIN", "inf"))

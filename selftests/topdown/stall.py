@@ -11,7 +11,9 @@ be the profile within 0.1 point at Levels 1 and 2 (the median within
 0.05): a count read after a stall is taken at the normalizer's moment
 (td_snapshot()).  Except where a read stayed long when read again (under
 TCG the vCPU is held up again after a stall): the module counts those
-(info's snapshot_slow), and each may spoil the two intervals it bounds.
+(info's snapshot_slow), and each may spoil the two intervals it bounds
+(at most 2 intervals more than 0.1 point off per such snapshot), and
+flags them skewed: no interval more than 0.2 point off may lack the flag.
 Taken raw, the counts of a spread snapshot were up to 29 points off at
 Level 2 (found under TCG on a loaded host: 4-8 intervals in 18,000 more
 than 0.3 points off, the snapshot's third try 20-350 us long).
@@ -94,9 +96,9 @@ def check(level, cpus):
     errs_of = {}
     for c in cpus:
         mine = [o for o in lines if o["cpu"] == c and o.get("level1")][1:]
-        errs_of[c] = sorted(max(abs(o[lvl][k] - want[k])
-                                for lvl, ks in (("level1", L1), ("level2", L2)) for k in ks)
-                            for o in mine)
+        errs_of[c] = sorted((max(abs(o[lvl][k] - want[k])
+                                 for lvl, ks in (("level1", L1), ("level2", L2)) for k in ks),
+                             "skewed" in o["state"]) for o in mine)
     rereads = grew(i0, i1, "snapshot_rereads")
     slow = grew(i0, i1, "snapshot_slow")
     waits = grew(i0, i1, "snapshot_waits")
@@ -109,16 +111,34 @@ def check(level, cpus):
     tap(all(waits[c] >= ivals[c] for c in cpus),
         f"{tag}: slice ends put off {waits}, at least once an interval ({ivals})")
     for c in cpus:
-        e = errs_of[c]
-        off = [x for x in e if x > MAX_PP]
-        # a read that stayed long when read again (snapshot_slow) has no
-        # one moment: it may spoil the two intervals it bounds, no more
-        tap(len(e) >= SECONDS * 100 / 4 and len(off) <= 2 * slow[c] and
-            e[len(e) // 2] <= MAX_PP / 2,
-            f"{tag} cpu{c}: of {len(e)} intervals {len(off)} more than {MAX_PP} pp off the "
-            f"profile at Levels 1/2, at most 2 per snapshot taken with a stretched read "
-            f"({slow[c]}); median {e[len(e) // 2] if e else 99:.4f} pp (<= {MAX_PP / 2}), "
-            f"worst {e[-1] if e else 99:.4f}")
+        check_off(f"{tag} cpu{c}", errs_of[c], slow[c], MAX_PP / 2,
+                  "the profile at Levels 1/2")
+
+
+def check_off(tag, e, slow, median, what):
+    """Of the intervals' (error, skewed) e, sorted: enough of them, the
+    median within @median, at most 2 more than MAX_PP off per snapshot
+    taken slow, and none more than 2 * MAX_PP off unless flagged skewed.
+
+    A snapshot taken slow (snapshot_slow: a read that stayed long when read
+    again, or reads kept far apart) has no one moment: it may spoil the two
+    intervals it bounds, and its reads spread over more than 0.1 % of an
+    interval flag both (at most 2 per slow snapshot).  One taken as one
+    moment still spreads its reads over up to a pass's limit (2 x the
+    fastest + 2 us: about 15 us under TCG, 0.15 % of 10 ms): a phase's end
+    among them moves a count by up to that share of the swing (50 points
+    here), so an interval no snapshot skewed may be 0.15 points off at
+    worst; it is held to 2 * MAX_PP."""
+    off = [x for x, sk in e if x > MAX_PP]
+    bare = [x for x, sk in e if x > 2 * MAX_PP and not sk]
+    skewed = sum(sk for _, sk in e)
+    mid = e[len(e) // 2][0] if e else 99
+    tap(len(e) >= SECONDS * 100 / 4 and len(off) <= 2 * slow and not bare and
+        skewed <= 2 * slow and mid <= median,
+        f"{tag}: of {len(e)} intervals {len(off)} more than {MAX_PP} pp off {what}, at most "
+        f"2 per snapshot taken slow ({slow}); {len(bare)} more than {2 * MAX_PP} pp off and "
+        f"not flagged skewed ({skewed} flagged, at most 2 per slow snapshot); "
+        f"median {mid:.4f} pp (<= {median}), worst {e[-1][0] if e else 99:.4f}")
 
 
 # A phased workload: compute bound at 2 GHz, memory bound at 3 GHz, 2 and 3 ms
@@ -181,22 +201,16 @@ def check_crawl(level, cpus):
         # the first interval may have begun before the crawls did
         mine = [o for o in lines if o["cpu"] == c and o.get("level1")][1:]
         truths = [window_truth(c, o["start_ns"], o["end_ns"]) for o in mine]
-        e = sorted(max(abs(o["level1"][k] - w[k]) for k in L1)
+        e = sorted((max(abs(o["level1"][k] - w[k]) for k in L1), "skewed" in o["state"])
                    for o, w in zip(mine, truths))
         e2 = sorted(max(abs(o["level2"][k] - w[k]) for k in L2)
                     for o, w in zip(mine, truths) if o.get("level2"))
-        off = [x for x in e if x > MAX_PP]
         # as above: a snapshot still taken slow (the crawl outlasted the
-        # waits: a read stretched, or its reads far apart) may spoil the
-        # two intervals it bounds
-        tap(len(e) >= SECONDS * 100 / 4 and len(off) <= 2 * slow[c] and
-            e[len(e) // 2] <= MAX_PP,
-            f"{tag} cpu{c}: of {len(e)} intervals {len(off)} more than {MAX_PP} pp off the "
-            f"truth of their own windows at Level 1, at most 2 per snapshot taken slow "
-            f"({slow[c]}); median {e[len(e) // 2] if e else 99:.4f} pp "
-            f"(<= {MAX_PP}), worst {e[-1] if e else 99:.4f}; Level 2 (not held: "
-            f"estimated where sets take turns) median {e2[len(e2) // 2] if e2 else 99:.4f}, "
-            f"p90 {e2[len(e2) * 9 // 10] if e2 else 99:.4f}")
+        # waits: a read stretched, or its reads far apart) says so
+        check_off(f"{tag} cpu{c}", e, slow[c], MAX_PP,
+                  f"the truth of their own windows at Level 1 (Level 2, not held: estimated "
+                  f"where sets take turns: median {e2[len(e2) // 2] if e2 else 99:.4f}, "
+                  f"p90 {e2[len(e2) * 9 // 10] if e2 else 99:.4f})")
 
 
 def main():

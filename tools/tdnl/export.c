@@ -209,7 +209,8 @@ static void gauges(struct out *o)
 			continue;
 		fprintf(o->f, "topdown_state{cpu=\"%u\",state=\"ok\"} %d\n", cpu,
 			c->s.has_l1 && !(c->s.state & ~(TOPDOWN_STATE_MULTIPLEXED |
-							TOPDOWN_STATE_SMT_CORE)));
+							TOPDOWN_STATE_SMT_CORE |
+							TOPDOWN_STATE_SKEWED)));
 		for (b = 0; tdnl_state_name(b); b++)
 			fprintf(o->f, "topdown_state{cpu=\"%u\",state=\"%s\"} %d\n", cpu,
 				tdnl_state_name(b), !!(c->s.state & (1U << b)));

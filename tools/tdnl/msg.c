@@ -16,7 +16,7 @@
 /* enum topdown_state, bit by bit, as the YNL spec names them */
 static const char * const state_names[] = {
 	"offline", "waiting", "idle", "unsupported", "no-pmu", "error",
-	"not-counted", "multiplexed", "smt-core", "stopped",
+	"not-counted", "multiplexed", "smt-core", "stopped", "skewed",
 };
 
 /**

@@ -89,6 +89,11 @@
  *   absent: per thread.
  * @TOPDOWN_STATE_STOPPED: The module is stopped (loaded, not started): it
  *   holds no counters.
+ * @TOPDOWN_STATE_SKEWED: A snapshot of the interval could not read its
+ *   counters at one moment (the CPU was held up among its reads: a vCPU the
+ *   host descheduled, an SMI) and they spread over more than 0.1 % of the
+ *   interval; a change of phase among them can move a fraction by more than
+ *   0.1 point.
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
@@ -101,6 +106,7 @@ enum topdown_state {
 	TOPDOWN_STATE_MULTIPLEXED = 128,
 	TOPDOWN_STATE_SMT_CORE = 256,
 	TOPDOWN_STATE_STOPPED = 512,
+	TOPDOWN_STATE_SKEWED = 1024,
 };
 
 /**
