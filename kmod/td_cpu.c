@@ -485,6 +485,7 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 	u64 t0, t1, after, span, best, limit, lo, hi, first, end, spread = 0;
 	bool stretched, calm_window, last, cut;
 
+	tc->snap_spread_ns = 0;	/* none taken yet */
 	for (tries = 1; ; tries++) {
 		last = tries == TD_SNAP_MAX_TRIES;
 		cut = false;

@@ -158,8 +158,11 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "multiplexed %s\n", !tc->seq ? "n/a" :
 		   td_multiplexed(tc) ? "yes" : "no");
 	/* the latest interval's snapshots' widest spread, when taken slow */
-	seq_printf(s, "skewed %s (%llu ns)\n", !tc->seq ? "n/a" :
-		   tc->skewed ? "yes" : "no", tc->skew_ns);
+	if (tc->seq)
+		seq_printf(s, "skewed %s (%llu ns)\n",
+			   tc->skewed ? "yes" : "no", tc->skew_ns);
+	else
+		seq_puts(s, "skewed n/a\n");
 	seq_printf(s, "skewed_intervals %llu\n", tc->skewed_intervals);
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);

@@ -55,8 +55,7 @@ static u32 td_nl_state(const struct td_cpu *tc)
 	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
 	     tc->state == TD_STATE_NOT_COUNTED) && td_multiplexed(tc))
 		f |= TOPDOWN_STATE_MULTIPLEXED;
-	if ((tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
-	     tc->state == TD_STATE_NOT_COUNTED) && tc->skewed)
+	if (tc->state == TD_STATE_OK && tc->skewed)	/* fractions given */
 		f |= TOPDOWN_STATE_SKEWED;
 	if (!td_closed(tc) && tc->sample_core_wide)
 		f |= TOPDOWN_STATE_SMT_CORE;

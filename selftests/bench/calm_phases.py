@@ -29,7 +29,7 @@ levels = [("level1", L1), ("level2", L2), ("level3", L3), ("level4", L4)]
 for c in (0, 1):
     errs = {k: [] for k, _ in levels}
     for o in lines:
-        if o["cpu"] != c or o.get("state") not in (["multiplexed"], []):
+        if o["cpu"] != c or not set(o.get("state") or []) <= {"multiplexed", "skewed"}:
             continue
         want = window_truth(c, o["start_ns"], o["end_ns"])
         for k, nodes in levels:
@@ -44,7 +44,7 @@ rounds = [i.get("rounds") for i in infos]
 from collections import Counter
 print("states", Counter((o["cpu"], str(o.get("state"))) for o in lines))
 for o in lines:
-    if o["cpu"] == 1 and o.get("state") in (["multiplexed"], []):
+    if o["cpu"] == 1 and set(o.get("state") or []) <= {"multiplexed", "skewed"}:
         want = window_truth(1, o["start_ns"], o["end_ns"])
         e = max((level_error(o, want, k, n) or 0) for k, n in levels)
         if e > 0.05:

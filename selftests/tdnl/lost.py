@@ -334,7 +334,7 @@ def check_steady(cpus, level, interval, stop):
         # over more than 0.1 % of the interval: the vCPU held up among them)
         es = sorted(max(errors(o, want, (("level1", L1),)).values())
                     for o in rest if "skewed" not in o["state"])
-        ok, desc = len(es) >= len(rest) // 2 and es[-1] <= 0.5, "each within 0.5 pp"
+        ok, desc = bool(es) and len(es) >= len(rest) // 2 and es[-1] <= 0.5, "each within 0.5 pp"
         if level == 3:
             ok = ok and len(es) >= 10 and all("multiplexed" in o["state"] for o in rest)
             desc += ", multiplexed"

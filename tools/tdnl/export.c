@@ -201,7 +201,7 @@ static void gauges(struct out *o)
 			fprintf(o->f, "topdown_event_sets{cpu=\"%u\"} %u\n", cpu,
 				ex.cpu[cpu]->s.sets);
 	family(o, "topdown_state", "gauge", NULL,
-	       "The state flags of the CPU's latest sample, 1 when set (multiplexed: the level's events took turns).");
+	       "The state flags of the CPU's latest sample, 1 when set (ok: it has fractions, whatever multiplexed, smt-core or skewed say; multiplexed: the level's events took turns; skewed: a snapshot's reads spread over more than 0.1 % of the interval).");
 	for (cpu = 0; cpu < TDNL_MAX_CPUS; cpu++) {
 		const struct exp_cpu *c = ex.cpu[cpu];
 

@@ -11,8 +11,8 @@
  * sums of the fractions it published (the same numbers as show and watch);
  * Levels 3/4: the raw event totals through tdnl's clock-tick formulas
  * (l34.c).  The samples in between are only counted: intervals, not
- * counted, multiplexed, lost.  CPUs of one model are added up; CPUs of
- * different models (hybrid) make one group each.
+ * counted, multiplexed, skewed, lost.  CPUs of one model are added up;
+ * CPUs of different models (hybrid) make one group each.
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
@@ -44,7 +44,7 @@ struct stat_cpu {
 	bool have[2];			/* the cuts' samples came */
 	struct tdnl_sample cut[2];	/* before and after */
 	uint64_t last_seq;
-	unsigned int intervals, not_counted, multiplexed;
+	unsigned int intervals, not_counted, multiplexed, skewed;
 	uint64_t lost;
 };
 
@@ -102,6 +102,7 @@ static int sample_cb(const struct nlmsghdr *nlh, void *data)
 		k->intervals++;
 		k->not_counted += !!(s->state & STAT_MISSING);
 		k->multiplexed += !!(s->state & TOPDOWN_STATE_MULTIPLEXED);
+		k->skewed += !!(s->state & TOPDOWN_STATE_SKEWED);
 		if (s->seq > k->last_seq + 1)
 			k->lost += s->seq - k->last_seq - 1;
 	}
@@ -214,6 +215,7 @@ static void add_up(struct stat_run *r, struct tdnl_group *g)
 		g->intervals += k->intervals;
 		g->not_counted += k->not_counted;
 		g->multiplexed += k->multiplexed;
+		g->skewed += k->skewed;
 		g->lost += k->lost;
 		if (t0->present && t1->present && t1->units >= t0->units) {
 			g->units += t1->units - t0->units;
@@ -315,9 +317,10 @@ static void json_out(FILE *f, struct stat_run *r, struct tdnl_group *g, unsigned
 			fputs("null", f);
 		else
 			fprintf(f, "%.0f", g[i].clocks);
-		fprintf(f, ",\"intervals\":%u,\"not_counted\":%u,\"multiplexed\":%u,\"lost\":%llu",
+		fprintf(f, ",\"intervals\":%u,\"not_counted\":%u,\"multiplexed\":%u,"
+			"\"skewed\":%u,\"lost\":%llu",
 			g[i].intervals, g[i].not_counted, g[i].multiplexed,
-			(unsigned long long)g[i].lost);
+			g[i].skewed, (unsigned long long)g[i].lost);
 		json_nodes(f, g[i].model, "level1", td_l1_names, g[i].l1, g[i].l1_set, TD_NR_L1);
 		json_nodes(f, g[i].model, "level2", td_l2_names, g[i].l2, g[i].l2_set, TD_NR_L2);
 		json_nodes(f, g[i].model, "level3", td_l34_names, g[i].l34, l34_set, TD_FIRST_L4);
@@ -391,10 +394,10 @@ static void text_out(struct stat_run *r, struct tdnl_group *g, unsigned int ng,
 		if (!isnan(x->l34[0]))
 			printf("  (Levels 3/4 are shares of clock ticks and can overlap:\n"
 			       "   not parts of their parent's slots)\n");
-		printf("\n  %llu %s in %u interval%s: %u not counted, %u multiplexed, %llu lost\n",
+		printf("\n  %llu %s in %u interval%s: %u not counted, %u multiplexed, %u skewed, %llu lost\n",
 		       (unsigned long long)x->units, x->cycles ? "cycles" : "slots",
 		       x->intervals, x->intervals == 1 ? "" : "s", x->not_counted,
-		       x->multiplexed, (unsigned long long)x->lost);
+		       x->multiplexed, x->skewed, (unsigned long long)x->lost);
 		if (x->not_counted)
 			printf("  (the not counted intervals are missing from these figures)\n");
 	}

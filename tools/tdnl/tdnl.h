@@ -183,7 +183,7 @@ struct tdnl_group {
 	double l34[TD_NR_L34], clocks;		/* percent of clock ticks; NAN: n/a */
 	uint64_t ev[TDNL_MAX_EVENTS];		/* each raw event's count */
 	bool ev_set[TDNL_MAX_EVENTS];
-	unsigned int intervals, not_counted, multiplexed;
+	unsigned int intervals, not_counted, multiplexed, skewed;
 	uint64_t lost;
 };
 

@@ -89,11 +89,12 @@
  *   absent: per thread.
  * @TOPDOWN_STATE_STOPPED: The module is stopped (loaded, not started): it
  *   holds no counters.
- * @TOPDOWN_STATE_SKEWED: A snapshot of the interval could not read its
- *   counters at one moment (the CPU was held up among its reads: a vCPU the
- *   host descheduled, an SMI) and they spread over more than 0.1 % of the
- *   interval; a change of phase among them can move a fraction by more than
- *   0.1 point.
+ * @TOPDOWN_STATE_SKEWED: A snapshot of the interval, taken slow (it could not
+ *   read its counters at one moment: the CPU was held up among its reads, a
+ *   vCPU the host descheduled, an SMI), spread its reads over more than 0.1 %
+ *   of the interval; a change of phase among them can move a fraction by up to
+ *   that share of the phase's swing. Only with fractions (no other state flag
+ *   but multiplexed or smt-core).
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
