@@ -99,9 +99,11 @@ def exact(ival):
     tap(window >= j["elapsed_s"] and (ival < 1000 or window - j["elapsed_s"] < 0.25),
         f"{ival} ms: the window {window:.3f} s holds the command's {j['elapsed_s']:.3f} s"
         + (" and is less than 0.25 s longer" if ival >= 1000 else ""))
-    tap(g["intervals"] >= 1 and g["lost"] == 0 and g["not_counted"] == 0,
+    sk = g.get("skewed")
+    tap(g["intervals"] >= 1 and g["lost"] == 0 and g["not_counted"] == 0 and
+        isinstance(sk, int) and 0 <= sk <= g["intervals"],
         f"{ival} ms: {g['intervals']} intervals in the window, {g['lost']} lost, "
-        f"{g['not_counted']} not counted")
+        f"{g['not_counted']} not counted, {sk} skewed")
     r = stat("-c", "0-1", "--", "sleep", "0.5")
     try:
         j = json.loads(r.stdout)
