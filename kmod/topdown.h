@@ -313,6 +313,8 @@ struct td_cpu {
 	bool skewed;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
+	u16 *ntf_off;		/* where its values are in it (td_netlink.c: slots) */
+	unsigned int ntf_room, ntf_slots;	/* room for slots; slots it has */
 };
 
 extern unsigned int td_interval_ms;
