@@ -20,6 +20,8 @@ for t in selftests/unit/*_test.c; do
 	td_model_test) srcs=(kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
 	# tdnl's Level 3/4 and sample arithmetic, on the module's model tables
 	td_l34_test) srcs=(tools/tdnl/l34.c tools/tdnl/calc.c kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c) ;;
+	# tdnl's printing: out.c is included by the test, its callees linked
+	tdnl_out_test) srcs=(tools/tdnl/calc.c tools/tdnl/l34.c tools/tdnl/msg.c tools/tdnl/names.c tools/tdnl/flags.c kmod/td_model.c kmod/td_intel.c kmod/td_atom.c kmod/td_amd.c kmod/td_arm.c kmod/td_math.c -lmnl -lm) ;;
 	*) srcs=(kmod/"${name%_test}".c) ;;
 	esac
 	n=$((n + 1))
