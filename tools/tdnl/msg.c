@@ -84,9 +84,13 @@ static inline int get_fixed(const struct nlattr *a, void *v, unsigned int size)
 	return 0;
 }
 
+/* a NUL-terminated string attribute, cut to @size (once a sample: no printf) */
 static void copy_str(char *dst, size_t size, const struct nlattr *a)
 {
-	snprintf(dst, size, "%s", mnl_attr_get_str(a));
+	size_t len = strnlen(mnl_attr_get_str(a), size - 1);
+
+	memcpy(dst, mnl_attr_get_str(a), len);
+	dst[len] = '\0';
 }
 
 static int parse_event(const struct nlattr *nest, struct tdnl_model *m)

@@ -384,14 +384,15 @@ static bool l2_pair(const struct tdnl_sample *s, const struct td_model *m,
 /* Level 1/2 in hundredths of a percent, as debugfs prints them */
 static void centi(const struct tdnl_sample *s, u32 *c1, u32 *c2)
 {
-	const struct td_model *m = td_model_find(s->model);
+	/* the model's pairs say which child is which; none below Level 2 */
+	const struct td_model *m = s->has_l2 ? td_model_find(s->model) : NULL;
 	u32 l1[TD_NR_L1];
 	unsigned int i, child, sibling;
 
 	for (i = 0; i < TD_NR_L1; i++)
 		l1[i] = s->l1_set[i] ? s->l1[i] : 0;
 	td_to_centi(l1, TD_NR_L1, c1);
-	for (i = 0; i < TD_NR_L1; i++)
+	for (i = 0; i < TD_NR_L1 && s->has_l2; i++)
 		if (l2_pair(s, m, i, &child, &sibling))
 			td_split(c1[i], (s->l2[child] + 50) / 100, &c2[child],
 				 &c2[sibling]);
