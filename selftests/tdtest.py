@@ -253,6 +253,19 @@ def truth_pct(d):
     return w
 
 
+# The state flags a sample still has its fractions with: the module says
+# how they were counted (event sets took turns) or that they may be off
+# (skewed: a snapshot's reads spread); any other flag withholds them.
+ADVISORY = {"multiplexed", "skewed"}
+
+
+def fractions_given(state):
+    """whether a sample with @state (tdnl's JSON list of flags, or its text
+    and CSV form, "ok" or flags joined by commas) has its fractions"""
+    flags = set(state.split(",")) - {"ok"} if isinstance(state, str) else set(state or [])
+    return flags <= ADVISORY
+
+
 def window_truth(cpu, t0, t1, more=()):
     """each node over the window [t0, t1] of cpu in percent (truth_pct());
     more: further (cpu, t0, t1) windows added in, as one sum of slots and

@@ -46,8 +46,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, all_cpus, load, read_kv,  # noqa: E402
-                    settle, sh, truth_pct, unload, want_of, window_truth, write_profile)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, all_cpus, fractions_given,  # noqa: E402
+                    load, read_kv, settle, sh, truth_pct, unload, want_of, window_truth, write_profile)
 import tdformulas  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
@@ -330,7 +330,7 @@ def topdown_errors(model, level, ms, n):
     for obj in lines:
         # skewed (a snapshot's reads spread) are counted in: the bench
         # weighs the module's numbers as they come
-        ok = set(obj.get("state") or []) <= {"multiplexed", "skewed"}
+        ok = fractions_given(obj.get("state"))
         want = window_truth(1, obj["start_ns"], obj["end_ns"])
         for k in res:
             res[k].append(level_error(obj, want, k, model.startswith("zen")) if ok else None)

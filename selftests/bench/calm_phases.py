@@ -6,8 +6,8 @@ Per interval: worst error per level vs tdsim truth; and info's rounds/calm."""
 import json, os, subprocess, sys, time
 sys.path.insert(0, os.environ["TD_TOP"] + "/selftests")
 sys.path.insert(0, os.environ["TD_TOP"] + "/selftests/topdown")
-from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, load, read_kv, settle, unload,
-                    window_truth, write_profile)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, fractions_given, load, read_kv,
+                    settle, unload, window_truth, write_profile)
 from phases import PROFILES, STEADY, level_error, pct
 PA, PB = int(os.environ.get("PA", "370")), int(os.environ.get("PB", "530"))
 N = int(os.environ.get("N", "150"))
@@ -29,7 +29,7 @@ levels = [("level1", L1), ("level2", L2), ("level3", L3), ("level4", L4)]
 for c in (0, 1):
     errs = {k: [] for k, _ in levels}
     for o in lines:
-        if o["cpu"] != c or not set(o.get("state") or []) <= {"multiplexed", "skewed"}:
+        if o["cpu"] != c or not fractions_given(o.get("state")):
             continue
         want = window_truth(c, o["start_ns"], o["end_ns"])
         for k, nodes in levels:
@@ -44,7 +44,7 @@ rounds = [i.get("rounds") for i in infos]
 from collections import Counter
 print("states", Counter((o["cpu"], str(o.get("state"))) for o in lines))
 for o in lines:
-    if o["cpu"] == 1 and set(o.get("state") or []) <= {"multiplexed", "skewed"}:
+    if o["cpu"] == 1 and fractions_given(o.get("state")):
         want = window_truth(1, o["start_ns"], o["end_ns"])
         e = max((level_error(o, want, k, n) or 0) for k, n in levels)
         if e > 0.05:

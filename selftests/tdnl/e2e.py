@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 import tdtest  # noqa: E402
-from tdtest import (L1, L2, L2_PARENT, L3, L4, TD, Tap, all_cpus, l2_nodes,  # noqa: E402
-                    read_kv, seq, settle, sh, unload, want_of, write_profile)
+from tdtest import (L1, L2, L2_PARENT, L3, L4, TD, Tap, all_cpus, fractions_given,  # noqa: E402
+                    l2_nodes, read_kv, seq, settle, sh, unload, want_of, write_profile)
 
 tap = Tap("tdnl_e2e")
 PROFILE = ("retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
@@ -194,7 +194,7 @@ def check_text_watch(model, want, n):
         err = max(abs((obj[k] if obj[k] is not None else 99) - want[k]) for k in L3 + L4)
         # (skewed: a snapshot's reads spread, the vCPU held up among them)
         tap((err <= 1.0 or "skewed" in obj["state"]) and
-            set(obj["state"].split(",")) <= {"ok", "multiplexed", "skewed"},
+            fractions_given(obj["state"]),
             f"{tag}: level3/level4 within 1 pp of the profile (max error {err:.3f}), "
             f"state {obj['state']}")
     tap(same > 0, f"{model}: text watch: {same} of {len(lines)} lines had debugfs of their interval")

@@ -32,8 +32,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, load, read_kv,  # noqa: E402
-                    settle, unload, window_truth, write_profile, zen_text)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, fractions_given, load,  # noqa: E402
+                    read_kv, settle, unload, window_truth, write_profile, zen_text)
 
 tap = Tap("topdown_phases")
 
@@ -161,7 +161,7 @@ def run_config(model, level, sim_args, sched):
         for obj in lines:
             c = obj["cpu"]
             state = set(obj.get("state") or [])
-            if not state <= {"multiplexed", "skewed"}:
+            if not fractions_given(state):
                 bad_state += 1
                 continue
             # a snapshot of it read its counters spread over more than
