@@ -137,7 +137,8 @@ def check_off(tag, e, slow, median, what):
         skewed <= 2 * slow and mid <= median,
         f"{tag}: of {len(e)} intervals {len(off)} more than {MAX_PP} pp off {what}, at most "
         f"2 per snapshot taken slow ({slow}); {len(bare)} more than {2 * MAX_PP} pp off and "
-        f"not flagged skewed ({skewed} flagged, at most 2 per slow snapshot); "
+        f"not flagged skewed {[round(x, 4) for x in bare]} ({skewed} flagged, at most 2 per "
+        f"slow snapshot); "
         f"median {mid:.4f} pp (<= {median}), worst {e[-1][0] if e else 99:.4f}")
 
 
