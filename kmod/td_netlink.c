@@ -390,37 +390,27 @@ static bool td_nl_patch_ntf(const struct td_cpu *tc)
 	return !w.bad && w.n == w.nr;
 }
 
-/* the most slots a CPU's sample message has (td_nl_sample_size()) */
-static unsigned int td_nl_sample_slots(const struct td_cpu *tc)
-{
-	return 1 + 3 + 2 + 1 +			/* cpu, seq..end, state, errno, model */
-	       1 + TD_NR_L1 + 1 + TD_NR_L2 +	/* levels */
-	       tc->nr * 6 +			/* counts */
-	       4 +				/* sets, counted */
-	       1 + 1 + TD_NR_L1 + TD_NR_L2;	/* totals */
-}
-
 /*
  * The most a CPU's sample message takes (td_nl_fill_sample()), so a
  * notification allocates what it needs, not a page: its receivers' socket
  * buffers are charged the allocation, and a small one lets many CPUs'
- * notifications queue up before a slow listener sees ENOBUFS.
+ * notifications queue up before a slow listener sees ENOBUFS.  @slots:
+ * the most attributes it has, each a slot of its notification (td_nlw).
  */
-static size_t td_nl_sample_size(const struct td_cpu *tc)
+static size_t td_nl_sample_size(const struct td_cpu *tc, unsigned int *slots)
 {
-	size_t count = nla_total_size(0) + nla_total_size(sizeof(u32)) +
-		       4 * nla_total_size_64bit(sizeof(u64));
+	/* cpu, state, errno; levels; counts' ids; sets, counted */
+	unsigned int u32s = 3 + TD_NR_L1 + TD_NR_L2 + tc->nr + 4;
+	/* seq, start, end; counts' delta..running; totals */
+	unsigned int u64s = 3 + tc->nr * 4 + 1 + TD_NR_L1 + TD_NR_L2;
+	/* levels 1 and 2, counts, totals */
+	unsigned int nests = 2 + tc->nr + 1;
 
-	return nla_total_size(sizeof(u32)) +		/* cpu */
-	       3 * nla_total_size_64bit(sizeof(u64)) +	/* seq, start, end */
-	       2 * nla_total_size(sizeof(u32)) +		/* state, errno */
-	       (tc->model ? nla_total_size(strlen(tc->model->name) + 1) : 0) +
-	       nla_total_size(0) + TD_NR_L1 * nla_total_size(sizeof(u32)) +
-	       nla_total_size(0) + TD_NR_L2 * nla_total_size(sizeof(u32)) +
-	       tc->nr * count +
-	       4 * nla_total_size(sizeof(u32)) +		/* sets, counted */
-	       nla_total_size(0) +				/* totals */
-	       (1 + TD_NR_L1 + TD_NR_L2) * nla_total_size_64bit(sizeof(u64));
+	*slots = u32s + u64s + nests + 1;	/* and model */
+	return u32s * nla_total_size(sizeof(u32)) +
+	       u64s * nla_total_size_64bit(sizeof(u64)) +
+	       nests * nla_total_size(0) +
+	       (tc->model ? nla_total_size(strlen(tc->model->name) + 1) : 0);
 }
 
 /* a possible CPU's number from @attr, or an extack naming it */
@@ -441,6 +431,7 @@ static int td_nl_cpu_arg(const struct nlattr *attr, struct netlink_ext_ack *exta
 
 int topdown_nl_get_sample_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int slots;
 	struct sk_buff *msg;
 	struct td_cpu *tc;
 	u32 cpu;
@@ -455,7 +446,7 @@ int topdown_nl_get_sample_doit(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 	tc = td_cpu(cpu);
 	mutex_lock(&tc->lock);
-	msg = genlmsg_new(td_nl_sample_size(tc), GFP_KERNEL);
+	msg = genlmsg_new(td_nl_sample_size(tc, &slots), GFP_KERNEL);
 	if (!msg) {
 		mutex_unlock(&tc->lock);
 		return -ENOMEM;
@@ -844,8 +835,7 @@ static int td_nl_build(struct td_cpu *tc)
 
 	if (tc->ntf && td_nl_patch_ntf(tc))
 		return 0;
-	size = td_nl_sample_size(tc);
-	room = td_nl_sample_slots(tc);
+	size = td_nl_sample_size(tc, &room);
 	if (tc->ntf && (skb_tailroom(tc->ntf) + tc->ntf->len < size ||
 			tc->ntf_room < room))
 		td_nl_cpu_release(tc);
