@@ -613,6 +613,8 @@ static int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 	tc->cost.reads++;
 	tc->snap_spread_ns = spread;
 	tc->ival_spread_ns = max(tc->ival_spread_ns, spread);
+	tc->snap_reads_ns = end > first ? end - first : 0;
+	tc->ival_reads_ns = max(tc->ival_reads_ns, tc->snap_reads_ns);
 	/*
 	 * The moment of the snapshot is the normalizer's read: the window
 	 * each count is taken over (below) and so the interval's bounds.  A
@@ -1363,6 +1365,7 @@ static void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		td_snapshot(tc, now, true, false);
 	}
 	tc->ival_spread_ns = tc->starved ? 0 : tc->snap_spread_ns;
+	tc->ival_reads_ns = tc->starved ? 0 : tc->snap_reads_ns;
 	td_clear_acc(tc);
 	tc->t0 = *now;
 	td_plan(tc, td_grid_len(*now));
@@ -1479,12 +1482,20 @@ static void td_end_interval(struct td_cpu *tc, u64 now)
 	/*
 	 * Skewed when a snapshot of it read its counters spread over more
 	 * than TD_SKEW_DIV-th of it; the snapshot that ends it starts the
-	 * next (a restart's own snapshot replaces it: td_begin())
+	 * next (a restart's own snapshot replaces it: td_begin()).  A
+	 * snapshot that passed counts as one moment in an interval of its
+	 * length, but the interval after an end put off still ends on the
+	 * grid, and what is left of it can be short: under half its length
+	 * its passes' spreads count too (12 us apart in a 1.6 ms interval
+	 * left Level 1 0.3 points off under TCG, unflagged).
 	 */
 	tc->skew_ns = tc->ival_spread_ns;
+	if (2 * (now - tc->start_ns) < td_ival_ns())
+		tc->skew_ns = max(tc->skew_ns, tc->ival_reads_ns);
 	tc->skewed = tc->skew_ns * TD_SKEW_DIV > now - tc->start_ns;
 	tc->skewed_intervals += tc->skewed;
 	tc->ival_spread_ns = tc->snap_spread_ns;
+	tc->ival_reads_ns = tc->snap_reads_ns;
 	tc->seq++;
 	tc->mux_ppm = mux;
 	tc->nr_sets = tc->sets.nr;

@@ -249,7 +249,11 @@ void td_stats_sum(struct td_stats *sum);
  *             first kept read's start to its last's end, ns; else 0
  * @ival_spread_ns: the largest @snap_spread_ns of the interval being
  *             counted: its first snapshot and every one since
- * @skew_ns:  the latest interval's @ival_spread_ns
+ * @snap_reads_ns: the last snapshot's reads kept, from the first one's
+ *             start to the last one's end, ns, whether it passed or not
+ * @ival_reads_ns: the largest @snap_reads_ns of the interval being counted
+ * @skew_ns:  the latest interval's @ival_spread_ns, or its @ival_reads_ns
+ *            if larger when it was shorter than half an interval
  * @skewed:   and it was more than TD_SKEW_DIV-th of that interval: the
  *            sample is flagged skewed
  * @skewed_intervals: intervals so flagged since load
@@ -310,6 +314,7 @@ struct td_cpu {
 	u64 snap_waits, snap_turn_waits, snap_wait_ns;
 	bool base_wait;
 	u64 snap_spread_ns, ival_spread_ns, skew_ns, skewed_intervals;
+	u64 snap_reads_ns, ival_reads_ns;
 	bool skewed;
 	struct td_stats cost;
 	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */

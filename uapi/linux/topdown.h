@@ -93,8 +93,10 @@
  *   read its counters at one moment: the CPU was held up among its reads, a
  *   vCPU the host descheduled, an SMI), spread its reads over more than 0.1 %
  *   of the interval; a change of phase among them can move a fraction by up to
- *   that share of the phase's swing. Only with fractions (no other state flag
- *   but multiplexed or smt-core).
+ *   that share of the phase's swing. In an interval shorter than half the set
+ *   length (the rest of one after an end put off), any snapshot's reads so
+ *   spread. Only with fractions (no other state flag but multiplexed or
+ *   smt-core).
  */
 enum topdown_state {
 	TOPDOWN_STATE_OFFLINE = 1,
