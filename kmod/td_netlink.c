@@ -395,7 +395,8 @@ static bool td_nl_patch_ntf(const struct td_cpu *tc)
  * notification allocates what it needs, not a page: its receivers' socket
  * buffers are charged the allocation, and a small one lets many CPUs'
  * notifications queue up before a slow listener sees ENOBUFS.  @slots:
- * the most attributes it has, each a slot of its notification (td_nlw).
+ * the most attributes it has, each a slot of its notification (td_nlw),
+ * if not NULL.
  */
 static size_t td_nl_sample_size(const struct td_cpu *tc, unsigned int *slots)
 {
@@ -406,7 +407,8 @@ static size_t td_nl_sample_size(const struct td_cpu *tc, unsigned int *slots)
 	/* levels 1 and 2, counts, totals */
 	unsigned int nests = 2 + tc->nr + 1;
 
-	*slots = u32s + u64s + nests + 1;	/* and model */
+	if (slots)
+		*slots = u32s + u64s + nests + 1;	/* and model */
 	return u32s * nla_total_size(sizeof(u32)) +
 	       u64s * nla_total_size_64bit(sizeof(u64)) +
 	       nests * nla_total_size(0) +
@@ -431,7 +433,6 @@ static int td_nl_cpu_arg(const struct nlattr *attr, struct netlink_ext_ack *exta
 
 int topdown_nl_get_sample_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	unsigned int slots;
 	struct sk_buff *msg;
 	struct td_cpu *tc;
 	u32 cpu;
@@ -446,7 +447,7 @@ int topdown_nl_get_sample_doit(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 	tc = td_cpu(cpu);
 	mutex_lock(&tc->lock);
-	msg = genlmsg_new(td_nl_sample_size(tc, &slots), GFP_KERNEL);
+	msg = genlmsg_new(td_nl_sample_size(tc, NULL), GFP_KERNEL);
 	if (!msg) {
 		mutex_unlock(&tc->lock);
 		return -ENOMEM;
