@@ -151,7 +151,9 @@ def check_off(tag, e, slow, median, what, limit_ns):
     reads spread over more than 0.1 % of it too: such intervals may be
     flagged beyond the 2 per slow snapshot, any number of points off (by
     their length, bound()), and an unflagged one is held to twice the
-    bound of 10 ms at most (its reads within 0.1 % of it below 5 ms)."""
+    bound of 10 ms at most (its reads within 0.1 % of it below 5 ms).
+    This crawl 40 times in each of two VMs side by side so: 561 of 59,594
+    intervals shorter than 5 ms, all flagged; none unflagged over 0.2."""
     def bound(pp, ns, most=float("inf")):
         return pp * min(max(1.0, IVAL_NS / ns), most) * max(1.0, limit_ns / REF_LIMIT_NS)
 
