@@ -128,9 +128,10 @@ def busy():
     """CPU time the whole guest spent not idle so far, s: its online CPUs'
     time less their idle and iowait time (/proc/stat).  A tickless kernel
     measures idle time at each entry to and exit from idle (printed in 10
-    ms units), while user, system and interrupt time are samples taken at
-    the tick (4 ms here), which work as short as a sample's lands between
-    or on; so the idle time, not the sum of the others."""
+    ms units), while user, system and interrupt time are sampled at the
+    tick (4 ms here), which a few microseconds of work a sample are either
+    missed by or charged a whole tick; so the idle time is taken, not the
+    sum of the others."""
     t = time.monotonic()
     f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
     return os.sysconf("SC_NPROCESSORS_ONLN") * t - (f[3] + f[4]) / os.sysconf("SC_CLK_TCK")
