@@ -33,7 +33,13 @@ to perf; and "sys": the whole guest's busy time (its CPUs' time less
 their idle time, /proc/stat) less the idle guest's, which also holds what
 no process is charged with (perf's multiplexing rotation in the kernel and
 the reads it asks of each CPU, the module's timers and workqueue
-dispatch), to 10 ms a run.  Targets (printed as met or missed; a benchmark, so the exit
+dispatch), to 10 ms a run.  Timed in instructions on more than one vCPU
+that column overstates work the CPUs do at the same moment (the module's,
+on one grid): the vCPUs take turns on one host thread, the guest's clock
+counts every vCPU's instructions, and a vCPU woken at the same moment as
+another is counted busy through the other's turn too (README, *Both
+tables count*); on 1 vCPU it is exact, and make bench runs that too.
+Targets (printed as met or missed; a benchmark, so the exit
 status is 1 only when the harness failed): module plus `tdnl watch` at
 most 1/10 of perf at every interval and level; the module's cost per
 sample, notification included (with `tdnl watch` listening), at most 2x
@@ -436,6 +442,10 @@ def main():
     print("(sys: the whole guest's busy time less the idle guest's, which also holds "
           "perf's in-kernel rotation and the reads it asks of each CPU, and the module's "
           "timer and workqueue dispatch; its CPUs' time less their idle time, to 10 ms a run)")
+    if icount and len(cpus) > 1:
+        print("(timed in instructions on more than one vCPU, sys overstates what CPUs do at the "
+              "same moment, as the module's CPUs do on their common grid: a vCPU's time holds "
+              "the turns of the others; the 1-vCPU run's sys is exact)")
     print(f"{'ms':>5} {'lvl':>3} | {'reader':<26} {'ms/s':>8} {'us/sample':>10} {'x perf':>7}"
           f" {'sys ms/s':>9} {'x perf':>7}")
     for ms, level, perf, alone, watch, jwatch, export, phased in rows:
