@@ -12,7 +12,13 @@ sets switches n - 1/n times on average (stats' switches over ticks):
 8/9 of the slice ends for spr Level 3's three sets, 3/4 for zen4 Level 1's
 two (on 5 counters, as under the NMI watchdog).  A fixed order would give
 1; a round starting with the set that ended the last, 2/3 (tried: it
-doubled make bench-accuracy's p90s).
+doubled make bench-accuracy's p90s).  But a calm CPU's one round an
+interval starts with the set that ended the last interval (td_calm_first()):
+both CPUs steady at 1 s, Level 3, asserted that every interval in which
+each CPU took its 3 turns (6 slice ends) switched exactly 4 times, 2 a CPU,
+never at the grid point (in free order a CPU's grid point switches 2 times
+in 3, so 4 of 4 such intervals with 4 switches would happen one time in
+6561).
 
 Budget, Level 3, once with switch_budget_pct=100 and once with 1.
 Asserted with 1: cpu1's planned rounds are what 1 % of the interval pays
@@ -84,6 +90,31 @@ def run(pct, model="spr", level=3, sim_args=()):
     return rate, plans, cuts, level1, log, per_tick
 
 
+def calm_turns():
+    """both CPUs steady (calm, one round of 3 sets an interval) at 1 s: per
+    interval, (slice ends, switches) of both CPUs together"""
+    err = load("spr", "level=3", "interval_ms=1000")
+    if not tap(not err, f"spr level 3, both CPUs steady, 1 s: loads ({err})"):
+        return None
+    for cpu in (0, 1):
+        write_profile(cpu, STEADY)
+    # calm from the third or fourth interval; planned so from the next
+    settle([0, 1], 5)
+    out = []
+    s0 = read_kv(f"{TD}/stats")
+    for _ in range(5):
+        # polled every 50 ms: read well before the next slice end (333 ms)
+        settle([0, 1], 1)
+        s1 = read_kv(f"{TD}/stats")
+        out.append((int(s1["ticks"]) - int(s0["ticks"]),
+                    int(s1["switches"]) - int(s0["switches"])))
+        s0 = s1
+    rounds = [info(c)["rounds"] for c in (0, 1)]
+    unload()
+    print(f"# both steady at 1 s: (slice ends, switches) per interval {out}, rounds {rounds}")
+    return out
+
+
 def main():
     if not os.path.exists("/sys/module/tdsim") and not os.environ.get("TD_KO_DIR"):
         tap.skip_all("not in the VM")
@@ -116,6 +147,13 @@ def main():
     tap(abs(total - 100) < 0.02, f"1 %: cpu1's Level 1 still sums to 100 ({total:.4f})")
     tap(rate <= rate_free / 4, f"switching time at 1 % ({rate / 1e6:.2f} ms/s) at most a "
         f"quarter of 100 %'s ({rate_free / 1e6:.2f})")
+    calm = calm_turns()
+    if calm is not None:
+        whole = [sw for ticks, sw in calm if ticks == 6]
+        tap(len(whole) >= 4 and all(sw == 4 for sw in whole),
+            f"calm: a round an interval, the first set the last interval's: 2 switches "
+            f"a CPU in each of {len(whole)} intervals of 3 slice ends a CPU "
+            f"(switches {whole}; at least 4 such intervals of 5)")
     tap.summary()
 
 
