@@ -15,7 +15,13 @@ TD_PREFIX=install
 # shellcheck source=selftests/lib.sh
 source selftests/lib.sh
 
-KVERS="6.1.0-56-amd64 6.12.117+deb12-amd64"
+# the Debian kernels installed (make deps takes the newest of each series;
+# the archive moves on: 6.1.0-56 gave way to 6.1.0-57)
+KVERS=""
+for series in 6.1 6.12; do
+	k=$(selftests/vm/kver "$series") || { t_fail "no Debian $series kernel with headers (make deps)"; continue; }
+	KVERS="$KVERS $k"
+done
 VERSION=$(sed -n 's/^#define TD_VERSION\t"\(.*\)"$/\1/p' kmod/td_types.h)
 stage=build/install
 tmp=$(mktemp -d /tmp/td-install.XXXXXX)
