@@ -41,7 +41,10 @@ static bool put(struct counts *k, const char *name, double v)
 
 static void l34(const struct counts *k, double *pct)
 {
-	td_l34(k->m->name, k->m->events, k->m->nr_events, k->c, k->have, pct);
+	struct td_l34_map map;
+
+	td_l34_map(k->m->events, k->m->nr_events, &map);
+	td_l34(k->m->name, &map, k->c, k->have, pct);
 }
 
 static void all_na(struct __test_metadata *_metadata, const double *pct)
@@ -205,6 +208,7 @@ TEST(models_without_memory_events_are_na)
 	/* Zen 4 and Neoverse N2 have no clock-tick memory nodes at all */
 	struct counts zen = { .m = &td_model_zen4 };
 	struct counts n2 = { .m = &td_model_neoverse_n2 };
+	struct td_l34_map map;
 	double r[TD_NR_L34];
 
 	fill(&zen, 1000);
@@ -214,8 +218,8 @@ TEST(models_without_memory_events_are_na)
 	l34(&n2, r);
 	all_na(_metadata, r);
 	/* an unknown model name, whatever its events */
-	td_l34("foo", td_model_spr.events, td_model_spr.nr_events, zen.c,
-	       zen.have, r);
+	td_l34_map(td_model_spr.events, td_model_spr.nr_events, &map);
+	td_l34("foo", &map, zen.c, zen.have, r);
 	all_na(_metadata, r);
 }
 
@@ -319,6 +323,7 @@ static void model_of(const struct td_model *k, struct tdnl_model *m)
 	m->nr_events = k->nr_events;
 	for (i = 0; i < k->nr_events; i++)
 		m->events[i] = k->events[i];
+	td_l34_map(m->events, m->nr_events, &m->l34);
 }
 
 static void count(struct tdnl_sample *s, unsigned int id, uint64_t delta,

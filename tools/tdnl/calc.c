@@ -131,7 +131,7 @@ void tdnl_calc(struct tdnl_sample *s, const struct tdnl_sample *prev,
 	}
 	s->clocks = NAN;
 	if (m) {
-		s->clocks = td_l34(s->model, m->events, m->nr_events, c, have, s->l34);
+		s->clocks = td_l34(s->model, &m->l34, c, have, s->l34);
 	} else {
 		for (i = 0; i < TD_NR_L34; i++)
 			s->l34[i] = NAN;

@@ -25,22 +25,62 @@ const char * const td_l34_names[TD_NR_L34] = {
 	[TD_MEM_LATENCY] = "mem_latency",
 };
 
+static const char * const td_l34_event_names[TD_NR_L34_EVENTS] = {
+	[TD_E_CLKS] = "CPU_CLK_UNHALTED.THREAD",
+	[TD_E_CA_STALLS_L1D_MISS] = "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	[TD_E_CA_STALLS_L2_MISS] = "CYCLE_ACTIVITY.STALLS_L2_MISS",
+	[TD_E_CA_STALLS_L3_MISS] = "CYCLE_ACTIVITY.STALLS_L3_MISS",
+	[TD_E_CA_STALLS_MEM_ANY] = "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	[TD_E_L2_HIT] = "MEM_LOAD_RETIRED.L2_HIT",
+	[TD_E_FB_HIT] = "MEM_LOAD_RETIRED.FB_HIT",
+	[TD_E_L1_MISS] = "MEM_LOAD_RETIRED.L1_MISS",
+	[TD_E_FB_FULL_C1] = "L1D_PEND_MISS.FB_FULL:c1",
+	[TD_E_FB_FULL_PERIODS] = "L1D_PEND_MISS.FB_FULL_PERIODS",
+	[TD_E_MA_STALLS_L1D_MISS] = "MEMORY_ACTIVITY.STALLS_L1D_MISS",
+	[TD_E_MA_STALLS_L2_MISS] = "MEMORY_ACTIVITY.STALLS_L2_MISS",
+	[TD_E_MA_STALLS_L3_MISS] = "MEMORY_ACTIVITY.STALLS_L3_MISS",
+	[TD_E_BOUND_ON_LOADS] = "EXE_ACTIVITY.BOUND_ON_LOADS",
+	[TD_E_BOUND_ON_STORES] = "EXE_ACTIVITY.BOUND_ON_STORES",
+	[TD_E_DATA_RD_C4] = "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4",
+	[TD_E_CYCLES_WITH_DATA_RD] = "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD",
+};
+
+/**
+ * td_l34_map() - find the formulas' events among a model's, by perf name
+ * @ev:  the model's events by id (a NULL name is no event)
+ * @nr:  how many ids
+ * @map: out: each formula event's id
+ *
+ * Once per model: looking the names up per sample was about a seventh of
+ * tdnl watch's work at Level 3 (strcmp() over the model's events).
+ */
+void td_l34_map(const struct td_event *ev, unsigned int nr,
+		struct td_l34_map *map)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < TD_NR_L34_EVENTS; k++) {
+		map->id[k] = TD_L34_NONE;
+		for (i = 0; i < nr && i < TD_L34_NONE; i++)
+			if (ev[i].name && !strcmp(ev[i].name, td_l34_event_names[k])) {
+				map->id[k] = i;
+				break;
+			}
+	}
+}
+
 struct l34_in {
-	const struct td_event *ev;
-	unsigned int nr;
+	const struct td_l34_map *map;
 	const double *c;
 	const bool *have;
 };
 
-/* an event's count by its perf name; NAN when the model or sample lacks it */
-static double cnt(const struct l34_in *in, const char *name)
+/* a formula event's count; NAN when the model or sample lacks it */
+static double cnt(const struct l34_in *in, enum td_l34_event e)
 {
-	unsigned int i;
+	unsigned int i = in->map->id[e];
 
-	for (i = 0; i < in->nr; i++)
-		if (in->ev[i].name && !strcmp(in->ev[i].name, name))
-			return in->have[i] ? in->c[i] : NAN;
-	return NAN;
+	return i != TD_L34_NONE && in->have[i] ? in->c[i] : NAN;
 }
 
 /* perf's expr: x / 0 is NAN */
@@ -62,20 +102,18 @@ static double min2(double a, double b)
 }
 
 /* skl, icl: Level 3 from CYCLE_ACTIVITY stalls and the L2 hit share */
-static void l3_skl(const struct l34_in *in, const char *fb_full, double clks,
-		   double *f)
+static void l3_skl(const struct l34_in *in, enum td_l34_event fb_full,
+		   double clks, double *f)
 {
-	double l1d = cnt(in, "CYCLE_ACTIVITY.STALLS_L1D_MISS");
-	double l2m = cnt(in, "CYCLE_ACTIVITY.STALLS_L2_MISS");
-	double l3m = cnt(in, "CYCLE_ACTIVITY.STALLS_L3_MISS");
+	double l1d = cnt(in, TD_E_CA_STALLS_L1D_MISS);
+	double l2m = cnt(in, TD_E_CA_STALLS_L2_MISS);
+	double l3m = cnt(in, TD_E_CA_STALLS_L3_MISS);
 	double hit;
 
 	/* h = L2_HIT * (1 + FB_HIT / L1_MISS) */
-	hit = cnt(in, "MEM_LOAD_RETIRED.L2_HIT") *
-	      (1 + dv(cnt(in, "MEM_LOAD_RETIRED.FB_HIT"),
-		      cnt(in, "MEM_LOAD_RETIRED.L1_MISS")));
-	f[TD_L1_BOUND] = max0(dv(cnt(in, "CYCLE_ACTIVITY.STALLS_MEM_ANY") - l1d,
-				 clks));
+	hit = cnt(in, TD_E_L2_HIT) *
+	      (1 + dv(cnt(in, TD_E_FB_HIT), cnt(in, TD_E_L1_MISS)));
+	f[TD_L1_BOUND] = max0(dv(cnt(in, TD_E_CA_STALLS_MEM_ANY) - l1d, clks));
 	/* l2_bound = h / (h + FB_FULL) * (STALLS_L1D_MISS - STALLS_L2_MISS) / clks */
 	f[TD_L2_BOUND] = dv(hit, hit + cnt(in, fb_full)) * dv(l1d - l2m, clks);
 	f[TD_L3_BOUND] = dv(l2m - l3m, clks);
@@ -86,12 +124,11 @@ static void l3_skl(const struct l34_in *in, const char *fb_full, double clks,
 /* spr: Level 3 from EXE_ACTIVITY and MEMORY_ACTIVITY stalls */
 static void l3_spr(const struct l34_in *in, double clks, double *f)
 {
-	double l1d = cnt(in, "MEMORY_ACTIVITY.STALLS_L1D_MISS");
-	double l2m = cnt(in, "MEMORY_ACTIVITY.STALLS_L2_MISS");
-	double l3m = cnt(in, "MEMORY_ACTIVITY.STALLS_L3_MISS");
+	double l1d = cnt(in, TD_E_MA_STALLS_L1D_MISS);
+	double l2m = cnt(in, TD_E_MA_STALLS_L2_MISS);
+	double l3m = cnt(in, TD_E_MA_STALLS_L3_MISS);
 
-	f[TD_L1_BOUND] = max0(dv(cnt(in, "EXE_ACTIVITY.BOUND_ON_LOADS") - l1d,
-				 clks));
+	f[TD_L1_BOUND] = max0(dv(cnt(in, TD_E_BOUND_ON_LOADS) - l1d, clks));
 	f[TD_L2_BOUND] = dv(l1d - l2m, clks);
 	f[TD_L3_BOUND] = dv(l2m - l3m, clks);
 	f[TD_DRAM_BOUND] = dv(l3m, clks);
@@ -100,27 +137,26 @@ static void l3_spr(const struct l34_in *in, double clks, double *f)
 /**
  * td_l34() - the Level 3/4 memory nodes of one span of counts
  * @model: the CPU's model name (skl, icl or spr; any other gives n/a)
- * @ev:    the model's events by id (a NULL name is no event)
- * @nr:    how many ids
+ * @map:   the formulas' events among the model's, from td_l34_map()
  * @c:     each event's count, all over one common window
  * @have:  whether each event was counted
  * @pct:   out: TD_NR_L34 nodes in percent, 0..100, or NAN when n/a
  *
  * Return: the clock ticks the nodes are shares of, or NAN when none.
  */
-double td_l34(const char *model, const struct td_event *ev, unsigned int nr,
+double td_l34(const char *model, const struct td_l34_map *map,
 	      const double *c, const bool *have, double *pct)
 {
-	const struct l34_in in = { ev, nr, c, have };
+	const struct l34_in in = { map, c, have };
 	double f[TD_NR_L34], clks, bw;
 	unsigned int i;
 
 	for (i = 0; i < TD_NR_L34; i++)
 		f[i] = NAN;
-	clks = cnt(&in, "CPU_CLK_UNHALTED.THREAD");
+	clks = cnt(&in, TD_E_CLKS);
 	/*
 	 * Every node is a share of the thread's clock ticks: without them
-	 * (below Level 3) there is none, and no name to look up per sample
+	 * (below Level 3) there is none
 	 */
 	if (isnan(clks)) {
 		for (i = 0; i < TD_NR_L34; i++)
@@ -128,23 +164,21 @@ double td_l34(const char *model, const struct td_event *ev, unsigned int nr,
 		return NAN;
 	}
 	if (!strcmp(model, "skl"))
-		l3_skl(&in, "L1D_PEND_MISS.FB_FULL:c1", clks, f);
+		l3_skl(&in, TD_E_FB_FULL_C1, clks, f);
 	else if (!strcmp(model, "icl"))
-		l3_skl(&in, "L1D_PEND_MISS.FB_FULL_PERIODS", clks, f);
+		l3_skl(&in, TD_E_FB_FULL_PERIODS, clks, f);
 	else if (!strcmp(model, "spr"))
 		l3_spr(&in, clks, f);
 	else
 		clks = NAN;	/* no clock-tick memory nodes on this model */
 
-	f[TD_STORE_BOUND] = dv(cnt(&in, "EXE_ACTIVITY.BOUND_ON_STORES"), clks);
+	f[TD_STORE_BOUND] = dv(cnt(&in, TD_E_BOUND_ON_STORES), clks);
 	/* bandwidth = min(clks, ALL_DATA_RD:c4) / clks */
-	bw = dv(min2(clks, cnt(&in, "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4")),
-		clks);
+	bw = dv(min2(clks, cnt(&in, TD_E_DATA_RD_C4)), clks);
 	f[TD_MEM_BANDWIDTH] = bw;
 	/* latency = min(clks, CYCLES_WITH_DATA_RD) / clks - bandwidth */
 	f[TD_MEM_LATENCY] =
-		dv(min2(clks, cnt(&in, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD")),
-		   clks) - bw;
+		dv(min2(clks, cnt(&in, TD_E_CYCLES_WITH_DATA_RD)), clks) - bw;
 
 	for (i = 0; i < TD_NR_L34; i++) {
 		double x = f[i];

@@ -185,6 +185,7 @@ static int parse_model(const struct nlattr *nest, struct tdnl_info *info)
 			break;
 		}
 	}
+	td_l34_map(m->events, m->nr_events, &m->l34);
 	return 0;
 }
 

@@ -49,6 +49,7 @@ struct tdnl_model {
 	bool cycle_based;
 	unsigned int nr_events;			/* highest id + 1 */
 	struct td_event events[TDNL_MAX_EVENTS];	/* by id; name NULL if none */
+	struct td_l34_map l34;			/* the Level 3/4 formulas' ids */
 };
 
 struct tdnl_cpu_info {
