@@ -90,6 +90,36 @@ bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 	return true;
 }
 
+/**
+ * td_sets_gp_used() - how many general-purpose counters events take
+ * @m:      the model
+ * @events: bitmap of its events, ones that fit (td_sets_fit())
+ * @fixed:  fixed counters free (0..fixed-1)
+ *
+ * Return: the events that do not take their fixed counter, as
+ * td_sets_fit() places them.
+ */
+unsigned int td_sets_gp_used(const struct td_model *m, u32 events,
+			     unsigned int fixed)
+{
+	unsigned int i, n = 0;
+	u32 fused = 0;
+
+	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
+		const struct td_event *e = td_event_form(&m->events[i], fixed);
+
+		if (!(events & (1U << i)))
+			continue;
+		if (e->fixed >= 0 && (unsigned int)e->fixed < fixed &&
+		    !(fused & (1U << e->fixed))) {
+			fused |= 1U << e->fixed;
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* every event outside @placed fits with @with on its own */
 static bool td_room_for_each(const struct td_model *m, u32 open, u32 with,
 			     unsigned int gp, unsigned int fixed)

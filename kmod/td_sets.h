@@ -50,6 +50,8 @@ struct td_acc {
 
 bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 		 unsigned int fixed);
+unsigned int td_sets_gp_used(const struct td_model *m, u32 events,
+			     unsigned int fixed);
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s);
 struct td_pred;

@@ -87,6 +87,24 @@ static void check_sets(struct __test_metadata *_metadata,
 	EXPECT_EQ(open, seen);
 }
 
+TEST(gp_used_counts_what_no_fixed_counter_takes)
+{
+	const struct td_model *m = &td_model_spr;
+	u32 l1 = level_mask(m, 1);
+	u32 clk = BIT_OF(m, "CPU_CLK_UNHALTED.THREAD");
+
+	/* slots on fixed 3: four general-purpose counters taken */
+	EXPECT_EQ(4, td_sets_gp_used(m, l1, 4));
+	/* a KVM guest's 3 fixed counters: TOPDOWN.SLOTS_P takes a fifth */
+	EXPECT_EQ(5, td_sets_gp_used(m, l1, 3));
+	/* the thread's cycles on fixed 1, while there is one */
+	EXPECT_EQ(5, td_sets_gp_used(m, l1 | clk, 3));
+	EXPECT_EQ(6, td_sets_gp_used(m, l1 | clk, 1));
+	EXPECT_EQ(0, td_sets_gp_used(m, 0, 4));
+	/* Zen has no fixed counters: each of Level 2's 12 events takes one */
+	EXPECT_EQ(12, td_sets_gp_used(&td_model_zen4, level_mask(&td_model_zen4, 2), 0));
+}
+
 TEST(every_model_level_and_budget)
 {
 	unsigned int i, level, less;
