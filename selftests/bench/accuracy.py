@@ -33,7 +33,8 @@ the exit status is 1 only when the harness failed (a module did not load,
 perf or tdnl did not run or gave too few intervals).
 
 TD_BENCH_ONLY="spr zen4" runs only those models; TD_SLICE_US=1000 loads
-topdown.ko with that slice_us; TD_BENCH_DEBUG=1 prints
+topdown.ko with that slice_us, TD_BENCH_ARGS="switch_budget_pct=5" with
+those parameters besides; TD_BENCH_DEBUG=1 prints
 the counts of perf's worst interval of each run (always printed when an
 error exceeds 100 pp).
 """
@@ -354,15 +355,20 @@ def show_groups(groups):
     return "  ".join("L%d{%s}" % (lvl, ",".join(evs)) for lvl, evs in groups)
 
 
+def td_args():
+    """topdown.ko's parameters besides level and interval, from the environment"""
+    slice_us = os.environ.get("TD_SLICE_US")
+    return ([f"slice_us={slice_us}"] if slice_us else []) + \
+        os.environ.get("TD_BENCH_ARGS", "").split()
+
+
 def run_config(model, level, sim_args, sched, results, missed):
     zen = model.startswith("zen")
     tag = f"{model} level={level}" + (" " + " ".join(sim_args) if sim_args else "")
     gp = int(sim_args[0].split("=")[1]) if sim_args else None
     groups, table = build_groups(model, level, gp)
     print(f"# {tag}: perf groups: {show_groups(groups)}", flush=True)
-    slice_us = os.environ.get("TD_SLICE_US")
-    err = load(model, f"level={level}", "interval_ms=100",
-               *([f"slice_us={slice_us}"] if slice_us else []),
+    err = load(model, f"level={level}", "interval_ms=100", *td_args(),
                sim_args=(IDEAL_PMU, *sim_args))
     if err:
         fail(f"{tag}: {err}")
@@ -423,7 +429,8 @@ def main():
     perf_v = sh("perf", "--version").stdout.strip()
     print(f"# machine: {platform.node()} {platform.machine()}, {cpu}, "
           f"{os.cpu_count()} CPUs; kernel {platform.release()} ({platform.version()}); "
-          f"{perf_v}", flush=True)
+          f"{perf_v}" + (f"; topdown.ko loaded with {' '.join(td_args())}"
+                         if td_args() else ""), flush=True)
     results, missed = [], []
     only = os.environ.get("TD_BENCH_ONLY", "").split()
     for model, level, sim_args, sched in CONFIGS:

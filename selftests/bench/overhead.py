@@ -63,7 +63,9 @@ interval, and the cost per sample at most FLAT_MAX times the 2-vCPU
 run's (TD_BENCH_FLAT_US, which make bench takes from that run's output).
 
 TD_BENCH_SECONDS=N, TD_BENCH_SCALE_SECONDS=N shorten or lengthen the runs;
-TD_BENCH_INTERVALS="10 100", TD_BENCH_LEVELS="1 2" run part of the matrix.
+TD_BENCH_INTERVALS="10 100", TD_BENCH_LEVELS="1 2" run part of the matrix;
+TD_BENCH_ARGS="slice_us=4000 switch_budget_pct=5" loads topdown.ko with
+those parameters besides (a trade of accuracy for cost to measure).
 """
 import json
 import os
@@ -99,6 +101,7 @@ INTERVALS = tuple(int(x) for x in os.environ.get("TD_BENCH_INTERVALS", "10 100 1
 LEVELS = tuple(int(x) for x in os.environ.get("TD_BENCH_LEVELS", "1 2 3").split())
 SECONDS = float(os.environ.get("TD_BENCH_SECONDS", "10"))
 SCALE_SECONDS = float(os.environ.get("TD_BENCH_SCALE_SECONDS", "60"))
+TD_ARGS = tuple(os.environ.get("TD_BENCH_ARGS", "").split())
 TDNL_RSS_MAX_KB = 4096
 MEM_PER_CPU_MAX = 2048
 FLAT_MAX = 1.25		# "flat from 2 to 64 CPUs": per-sample cost at most this x
@@ -249,7 +252,8 @@ def run_module(ms, level, reader, cpus, phased=False):
     tdnl export, scraped once a second) for SECONDS, every CPU on PROFILE
     or with phased, on PHASED: {cpu, wall, samples, read, notify,
     reader_cpu, reader_wall, rss_kb, lost, rounds}"""
-    err = load_topdown(MODEL, f"level={level}", f"interval_ms={ms}", timeout=LOAD_S)
+    err = load_topdown(MODEL, f"level={level}", f"interval_ms={ms}", *TD_ARGS,
+                       timeout=LOAD_S)
     if err:
         fail(err)
         return None
@@ -416,7 +420,8 @@ def main():
              f"time skipped)" if icount else "the host's wall clock")
     print(f"# machine: {platform.machine()}, {cpu_name}, {len(cpus)} CPUs; kernel "
           f"{platform.release()}; {sh('perf', '--version').stdout.strip()}; tdsim {MODEL}; "
-          f"{SECONDS:g} s per run; the guest's clock counts {clock}", flush=True)
+          f"{SECONDS:g} s per run; the guest's clock counts {clock}"
+          + (f"; topdown.ko loaded with {' '.join(TD_ARGS)}" if TD_ARGS else ""), flush=True)
     if not load_sim():
         return 1
     # the guest's own busy time with nothing reading (tdsim loaded)
