@@ -34,6 +34,20 @@ static unsigned int td_bits(u32 x)
 	return n;
 }
 
+/*
+ * Whether @e takes its fixed counter: one exists (below @fixed) and no
+ * earlier event took it (@fused, updated)
+ */
+static bool td_takes_fixed(const struct td_event *e, unsigned int fixed,
+			   u32 *fused)
+{
+	if (e->fixed < 0 || (unsigned int)e->fixed >= fixed ||
+	    (*fused & (1U << e->fixed)))
+		return false;
+	*fused |= 1U << e->fixed;
+	return true;
+}
+
 /**
  * td_sets_fit() - whether events can count at once on the counters
  * @m:      the model
@@ -64,11 +78,8 @@ bool td_sets_fit(const struct td_model *m, u32 events, unsigned int gp,
 
 		if (!(events & (1U << i)))
 			continue;
-		if (e->fixed >= 0 && (unsigned int)e->fixed < fixed &&
-		    !(fused & (1U << e->fixed))) {
-			fused |= 1U << e->fixed;
+		if (td_takes_fixed(e, fixed, &fused))
 			continue;
-		}
 		need[n] = e->gp & all;
 		if (!need[n])
 			return false;
@@ -110,11 +121,8 @@ unsigned int td_sets_gp_used(const struct td_model *m, u32 events,
 
 		if (!(events & (1U << i)))
 			continue;
-		if (e->fixed >= 0 && (unsigned int)e->fixed < fixed &&
-		    !(fused & (1U << e->fixed))) {
-			fused |= 1U << e->fixed;
+		if (td_takes_fixed(e, fixed, &fused))
 			continue;
-		}
 		n++;
 	}
 	return n;
