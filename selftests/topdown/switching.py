@@ -24,12 +24,17 @@ Budget, Level 3, once with switch_budget_pct=100 and once with 1.
 Asserted with 1: cpu1's planned rounds are what 1 % of the interval pays
 for at its own switch cost (info's switch_avg_ns; within 2x, the average
 moves between the plan and the read; at least one round), its
-budget_cuts grow, dmesg says so once, its Level 1 still sums to 100; and
-the module's switching time (stats' switch_ns) per second of wall time is
-at most a quarter of the run's at 100 %.  Under TCG a switch costs about
-0.2 ms: at 100 % the budget pays for 32 rounds; where a switch costs as
-much as a slice (64 vCPUs emulated on one host thread) it is what keeps
-the CPUs from doing little but switching.
+budget_cuts grow, dmesg says so once, its Level 1 still sums to 100; the
+module's switches (stats' switches) per second are at most a quarter of
+the run's at 100 % (32 rounds against 1 or 2: about a tenth); and its
+switching time (stats' switch_ns) per second of wall time is at most 1 %
+of the two CPUs' time (within 2x, as the plan).  Not a ratio of the two
+runs' switching times: under TCG a switch costs 50-100 us at 100 % and
+130-210 at 1 %, varying 2x from run to run, and a cheaper switch buys 1 %
+a second round, so that ratio ran 3.5-8 (one run in three under a
+quarter).  At 100 % the budget pays for 32 rounds; where a switch costs
+as much as a slice (64 vCPUs emulated on one host thread) it is what
+keeps the CPUs from doing little but switching.
 """
 import os
 import sys
@@ -60,7 +65,7 @@ def info(cpu):
 def run(pct, model="spr", level=3, sim_args=()):
     """(switch_ns per s of wall time, cpu1's (rounds, switch_avg_ns) at
     each of 5 intervals, its budget_cuts gained, its last level1, dmesg,
-    switches per tick)"""
+    switches per tick, switches per s of wall time)"""
     mark = dmesg_mark()
     err = load(model, f"level={level}", f"interval_ms={MS}", f"switch_budget_pct={pct}",
                sim_args=sim_args)
@@ -87,7 +92,8 @@ def run(pct, model="spr", level=3, sim_args=()):
     rate = (int(s1["switch_ns"]) - int(s0["switch_ns"])) / (t1 - t0)
     per_tick = (int(s1["switches"]) - int(s0["switches"])) / \
         max(1, int(s1["ticks"]) - int(s0["ticks"]))
-    return rate, plans, cuts, level1, log, per_tick
+    per_s = (int(s1["switches"]) - int(s0["switches"])) / (t1 - t0)
+    return rate, plans, cuts, level1, log, per_tick, per_s
 
 
 def calm_turns():
@@ -125,8 +131,8 @@ def main():
     two = run(100, "zen4", 1, ["counters=5"])
     if not (free and tight and two):
         tap.summary()
-    rate_free, plans_free, _, _, _, per_tick3 = free
-    rate, plans, cuts, level1, log, _ = tight
+    rate_free, plans_free, _, _, _, per_tick3, per_s_free = free
+    rate, plans, cuts, level1, log, _, per_s = tight
     per_tick2 = two[5]
     print(f"# switches per slice end: {per_tick3:.4f} with 3 sets, {per_tick2:.4f} with 2")
     tap(0.86 <= per_tick3 <= 0.92, f"3 sets: 8 of 9 slice ends switch on average, a new "
@@ -134,7 +140,7 @@ def main():
     tap(0.70 <= per_tick2 <= 0.80, f"2 sets: 3 of 4 on average ({per_tick2:.4f})")
     print(f"# switching: {rate_free / 1e6:.2f} ms/s at 100 %, {rate / 1e6:.2f} ms/s at 1 %; "
           f"cpu1 (rounds, switch_avg_ns) at 100 %: {plans_free}, at 1 %: {plans}; "
-          f"budget_cuts {cuts}")
+          f"budget_cuts {cuts}; switches {per_s_free:.0f}/s at 100 %, {per_s:.0f}/s at 1 %")
     sets = 3
     bad = [(r, a) for r, a in plans
            if r > max(1, 2 * MS * 1e6 * 0.01 / (sets * a))]
@@ -147,8 +153,11 @@ def main():
     tap(sum('fewer rounds' in ln for ln in log) == 1, "1 %: and only once")
     total = sum(float(v) for v in level1.values() if v != "n/a")
     tap(abs(total - 100) < 0.02, f"1 %: cpu1's Level 1 still sums to 100 ({total:.4f})")
-    tap(rate <= rate_free / 4, f"switching time at 1 % ({rate / 1e6:.2f} ms/s) at most a "
-        f"quarter of 100 %'s ({rate_free / 1e6:.2f})")
+    tap(per_s <= per_s_free / 4, f"1 %: switches ({per_s:.0f}/s) at most a quarter of "
+        f"100 %'s ({per_s_free:.0f}/s)")
+    cpus = os.cpu_count()
+    tap(rate <= 2 * 0.01 * cpus * 1e9, f"1 %: switching time ({rate / 1e6:.2f} ms/s; "
+        f"{rate_free / 1e6:.2f} at 100 %) at most 1 % of the {cpus} CPUs' time, within 2x")
     calm = calm_turns()
     if calm is not None:
         whole = [sw for ticks, sw in calm if ticks == 6]
