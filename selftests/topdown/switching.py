@@ -28,7 +28,7 @@ budget_cuts grow, dmesg says so once, its Level 1 still sums to 100; the
 module's switches (stats' switches) per second are at most a quarter of
 the run's at 100 % (32 rounds against 1 or 2: about a tenth); and its
 switching time (stats' switch_ns) per second of wall time is at most 1 %
-of the two CPUs' time (within 2x, as the plan).  Not a ratio of the two
+of the CPUs' time (within 2x, as the plan).  Not a ratio of the two
 runs' switching times: under TCG a switch costs 50-100 us at 100 % and
 130-210 at 1 %, varying 2x from run to run, and a cheaper switch buys 1 %
 a second round, so that ratio ran 3.5-8 (one run in three under a
@@ -90,9 +90,9 @@ def run(pct, model="spr", level=3, sim_args=()):
     log = dmesg_since(mark)
     unload()
     rate = (int(s1["switch_ns"]) - int(s0["switch_ns"])) / (t1 - t0)
-    per_tick = (int(s1["switches"]) - int(s0["switches"])) / \
-        max(1, int(s1["ticks"]) - int(s0["ticks"]))
-    per_s = (int(s1["switches"]) - int(s0["switches"])) / (t1 - t0)
+    switches = int(s1["switches"]) - int(s0["switches"])
+    per_tick = switches / max(1, int(s1["ticks"]) - int(s0["ticks"]))
+    per_s = switches / (t1 - t0)
     return rate, plans, cuts, level1, log, per_tick, per_s
 
 
