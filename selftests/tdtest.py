@@ -181,6 +181,27 @@ def settle(cpus, n):
     return False
 
 
+def learned(cpus, timeout=10):
+    """wait until the latest interval of every CPU had each event that took
+    turns estimated by regression ("regressed N of N", N > 0): after a load
+    or a profile write the regression learns from several windows of each
+    set first (about 8 intervals on a calm CPU, each set one window an
+    interval), and those intervals are scaled alone.  Returns {cpu: info}
+    at that moment, or None if some CPU was not there in timeout s"""
+    end = time.monotonic() + timeout
+    while True:
+        infos = {c: read_kv(f"{TD}/cpu{c}/info") for c in cpus}
+        done = True
+        for info in infos.values():
+            got, _, of = info.get("regressed", "").partition(" of ")
+            done = done and got == of and of.isdigit() and int(of) > 0
+        if done:
+            return infos
+        if time.monotonic() > end:
+            return None
+        time.sleep(0.02)
+
+
 def unload():
     sh("rmmod", "topdown")
     sh("rmmod", "tdsim")
