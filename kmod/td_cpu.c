@@ -275,6 +275,7 @@ static u32 td_on(const struct td_cpu *tc)
 #define TD_SNAP_WAIT_MAX_US	5000
 #define TD_MIN_ROUNDS		4
 #define TD_SNAP_SLACK_NS	2000
+#define TD_TURN_MIN_US		2000	/* td_arm() */
 /*
  * Calm: Level 1, counted all the time, stayed within a range of
  * TD_CALM_PPM over the interval's judged spans (windows of at least half
@@ -1054,11 +1055,24 @@ static void td_plan(struct td_cpu *tc, u64 len)
 	td_plan_span(tc, tc->t0, len);
 }
 
-static void td_arm(struct td_cpu *tc)
+/*
+ * The end of the slice that starts at @now: as planned on the grid, but a
+ * turn at least half its slice (TD_TURN_MIN_US at most) however late the
+ * last slice ended.  A timer late by most of a slice left the next turn a
+ * few hundred microseconds, the set's only window of a calm interval, and
+ * a window's count is off by its reads' offsets, a microsecond or so
+ * under TCG: a steady spr Level 3 CPU at 10 ms, 1 interval in ~770 of 4-7
+ * ms whose Level 2 set ran 0.18-0.29 ms, 0.10-0.14 points off.  The
+ * interval then ends that much after its grid point, the next one on it.
+ */
+static void td_arm(struct td_cpu *tc, u64 now)
 {
 	u64 at = tc->span_t0 + div64_u64(tc->span_ns * (tc->tick + 1), tc->ticks);
+	u64 turn = min_t(u64, div64_u64(tc->span_ns, 2 * tc->ticks),
+			 TD_TURN_MIN_US * NSEC_PER_USEC);
 
-	hrtimer_start(&tc->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_PINNED);
+	hrtimer_start(&tc->timer, ns_to_ktime(max(at, now + turn)),
+		      HRTIMER_MODE_ABS_PINNED);
 }
 
 /*
@@ -1642,7 +1656,8 @@ static void td_work(struct work_struct *work)
 	}
 	/*
 	 * A turn's start put off (below): the set enabled counts from now on,
-	 * its turn shorter by the wait, and ends as planned (td_arm())
+	 * its turn shorter by the wait, and ends as planned (td_arm(): but at
+	 * least half a slice)
 	 */
 	if (tc->base_wait) {
 		waited = true;	/* not a slice's end */
@@ -1771,7 +1786,7 @@ arm:
 			      ns_to_ktime(now + (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC),
 			      HRTIMER_MODE_ABS_PINNED);
 	else
-		td_arm(tc);
+		td_arm(tc, now);
 unlock:
 	cost = tc->cost;
 	tc->cost = (struct td_stats){};

@@ -23,10 +23,12 @@ Every try of a snapshot meets a stall here, so each slice's end is also
 put off (info's snapshot_waits) for up to the module's 5 ms before it is taken
 so.
 
-Level 2 only: its events all count all the time.  At Level 3 (sets taking
-turns, every 41st read stalled) the median is 0.005-0.012 points, but 1 or
-2 of ~290 intervals a run were 0.11-0.13 points off with no read stretched:
-a second source, not yet found, that this test would not hold to 0.1.
+Then Level 3, its sets taking turns, every 41st read stalled: held to the
+same bounds (at this rate a snapshot's last try seldom meets a stall, so
+no count of rereads or waits is asserted).  Until td_arm() kept a turn at
+least half its slice, 1 interval in ~800 a CPU was 0.10-0.14 points off,
+stalls or none: 4-7 ms intervals after a late timer, whose Level 2 set
+had run 0.18-0.29 ms of them (its one window of a calm interval).
 """
 import json
 import os
@@ -48,8 +50,9 @@ STALL_US, SECONDS, MAX_PP = 300, 4.0, 0.1
 # the interval, and the pass limit (td_snapshot(): 2 x the fastest pass +
 # 2 us) that check_off()'s bounds are set for at it
 IVAL_NS, REF_LIMIT_NS = 10_000_000, 15_000
-# every Nth read stalls: Level 2 reads 9 counters a try
-EVERY = {2: 7}
+# every Nth read stalls: Level 2 reads 9 counters a try, Level 3 13 at a
+# slice's end and 9 at a turn's start
+EVERY = {2: 7, 3: 41}
 
 
 def knob(name, value=None):
@@ -112,14 +115,17 @@ def check(level, cpus):
     rereads = grew(i0, i1, "snapshot_rereads")
     slow = grew(i0, i1, "snapshot_slow")
     waits = grew(i0, i1, "snapshot_waits")
-    tap(rc in (0, -15) and s1 - s0 > 100 and all(rereads.values()),
-        f"{tag}: {s1 - s0} reads stalled, each CPU's last tries met them "
-        f"(snapshot rereads {rereads}); tdnl exit {rc} {errs.strip()[:200]}")
+    every_try = level == 2
+    tap(rc in (0, -15) and s1 - s0 > 100 and (all(rereads.values()) or not every_try),
+        f"{tag}: {s1 - s0} reads stalled" +
+        (", each CPU's last tries met them" if every_try else "") +
+        f" (snapshot rereads {rereads}); tdnl exit {rc} {errs.strip()[:200]}")
     # every try of a slice's end meets a stall here: each is put off, again
     # and again for up to 5 ms, then taken with its stalled reads read again
     ivals = {c: sum(1 for o in lines if o["cpu"] == c) for c in cpus}
-    tap(all(waits[c] >= ivals[c] for c in cpus),
-        f"{tag}: slice ends put off {waits}, at least once an interval ({ivals})")
+    if every_try:
+        tap(all(waits[c] >= ivals[c] for c in cpus),
+            f"{tag}: slice ends put off {waits}, at least once an interval ({ivals})")
     for c in cpus:
         check_off(f"{tag} cpu{c}", errs_of[c], slow[c], MAX_PP / 2,
                   "the profile at Levels 1/2", limit_of(i0[c]))
@@ -248,7 +254,8 @@ def check_crawl(level, cpus):
 def main():
     cpus = all_cpus()
     try:
-        check(2, cpus)
+        for level in (2, 3):
+            check(level, cpus)
         for level in (2, 3):
             check_crawl(level, cpus)
     finally:
