@@ -1061,8 +1061,8 @@ static void td_plan(struct td_cpu *tc, u64 len)
  * last slice ended.  A timer late by most of a slice left the next turn a
  * few hundred microseconds, the set's only window of a calm interval, and
  * a window's count is off by its reads' offsets, a microsecond or so
- * under TCG: a steady spr Level 3 CPU at 10 ms, 1 interval in ~770 of 4-7
- * ms whose Level 2 set ran 0.18-0.29 ms, 0.10-0.14 points off.  The
+ * under TCG: steady spr Level 3 CPUs at 10 ms, 6 intervals of ~38,000, 2-7
+ * ms long, whose Level 2 set ran 0.18-0.29 ms, 0.10-0.14 points off.  The
  * interval then ends that much after its grid point, the next one on it.
  */
 static void td_arm(struct td_cpu *tc, u64 now)

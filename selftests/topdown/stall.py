@@ -26,9 +26,10 @@ so.
 Then Level 3, its sets taking turns, every 41st read stalled: held to the
 same bounds (at this rate a snapshot's last try seldom meets a stall, so
 no count of rereads or waits is asserted).  Until td_arm() kept a turn at
-least half its slice, 1 interval in ~800 a CPU was 0.10-0.14 points off,
-stalls or none: 4-7 ms intervals after a late timer, whose Level 2 set
-had run 0.18-0.29 ms of them (its one window of a calm interval).
+least half its slice, 1 or 2 of this check's ~290 intervals a run were
+0.11-0.13 points off (6 of ~38,000 in longer runs, 0.10-0.14, stalls or
+none): 2-7 ms intervals after a late timer, whose Level 2 set had run
+0.18-0.29 ms of them (its one window of a calm interval).
 """
 import json
 import os
