@@ -181,6 +181,13 @@ def settle(cpus, n):
     return False
 
 
+def fully_regressed(info):
+    """whether a CPU's info says its latest interval had every event that
+    took turns estimated by regression ("regressed N of N", N > 0)"""
+    got, _, of = info.get("regressed", "").partition(" of ")
+    return got == of and of.isdigit() and int(of) > 0
+
+
 def learned(cpus, timeout=10):
     """wait until the latest interval of every CPU had each event that took
     turns estimated by regression ("regressed N of N", N > 0): after a load
@@ -191,11 +198,7 @@ def learned(cpus, timeout=10):
     end = time.monotonic() + timeout
     while True:
         infos = {c: read_kv(f"{TD}/cpu{c}/info") for c in cpus}
-        done = True
-        for info in infos.values():
-            got, _, of = info.get("regressed", "").partition(" of ")
-            done = done and got == of and of.isdigit() and int(of) > 0
-        if done:
+        if all(fully_regressed(i) for i in infos.values()):
             return infos
         if time.monotonic() > end:
             return None

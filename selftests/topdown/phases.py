@@ -32,8 +32,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, fractions_given, load,  # noqa: E402
-                    read_kv, settle, unload, window_truth, write_profile, zen_text)
+from tdtest import (IDEAL_PMU, L1, L2, L3, L4, SIM, TD, Tap, fractions_given,  # noqa: E402
+                    fully_regressed, load, read_kv, settle, unload, window_truth,
+                    write_profile, zen_text)
 
 tap = Tap("topdown_phases")
 
@@ -186,9 +187,8 @@ def run_config(model, level, sim_args, sched):
         # every event that took turns in the last interval was estimated by
         # regression (none is scaled alone once the sets have been seen)
         after = read_kv(f"{TD}/cpu1/info")
-        got, _, of = after.get("regressed", "").partition(" of ")
         if int(info.get("sets", "1")) > 1:
-            tap(got == of and of.isdigit() and int(of) > 0,
+            tap(fully_regressed(after),
                 f"{tag} {ival} ms: regressed {after.get('regressed')} "
                 f"(scaled_alone {after.get('scaled_alone')} intervals since load)")
         tap(len(lines) == 2 * n and bad_state == 0,
