@@ -7,7 +7,11 @@
 #ifndef _TD_COMPAT_H
 #define _TD_COMPAT_H
 
+#include <linux/hrtimer.h>
 #include <linux/perf_event.h>
+#if defined(CONFIG_X86) && defined(TD_HAVE_ASM_CPUID_API_H)
+#include <asm/cpuid/api.h>	/* cpuid_eax(), out of <asm/processor.h> since 6.15 */
+#endif
 
 /*
  * Who may join the "samples" group.  The multicast group flag
@@ -39,6 +43,19 @@ static inline bool td_group_waits(struct perf_event *ev)
 	return READ_ONCE(ev->pmu_ctx->rotate_necessary);
 #else
 	return READ_ONCE(ev->ctx->rotate_necessary);
+#endif
+}
+
+/* hrtimer_setup() (6.13) sets the callback with the rest; hrtimer_init() is gone */
+static inline void td_hrtimer_setup(struct hrtimer *t,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef TD_HAVE_HRTIMER_SETUP
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
 #endif
 }
 

@@ -1889,8 +1889,7 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 	/* a CPU never online has no identity yet; model= applies to it */
 	tc->model = td_cpu_model(tc, td_forced_model);
 	tc->slots_from = TD_SLOTS_MODEL;
-	hrtimer_init(&tc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
-	tc->timer.function = td_tick;
+	td_hrtimer_setup(&tc->timer, td_tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 	INIT_WORK(&tc->work, td_work);
 	INIT_WORK(&tc->smt_work, td_smt_work);
 }

@@ -862,7 +862,7 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 	for_each_online_cpu(cpu)
 		if (tdsim_cpu(cpu)->atom == atom)
 			cpumask_set_cpu(cpu, mask);
-	ret = cpumap_print_to_pagebuf(true, buf, mask);
+	ret = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(mask));
 	free_cpumask_var(mask);
 	return ret;
 }
