@@ -30,6 +30,17 @@ ifneq ($(filter %-arm64,$(KVER)),)
 KDIR  ?= $(TOP)/build/arm64/root/usr/src/linux-headers-$(KVER)
 KARCH := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
+# A release newer than the host's suite (7.x on bookworm) is built in a root
+# of its own, with the compiler its headers want: selftests/vm/kernel-root
+# makes it (make deps), selftests/vm/in-root runs kbuild there.
+ifeq ($(KARCH)$(wildcard /lib/modules/$(KVER)/build),)
+KROOT ?= $(addsuffix /root,$(shell $(CURDIR)/selftests/vm/kernel-root --find $(KVER)))
+endif
+ifneq ($(KROOT),)
+KDIR  ?= /usr/src/linux-headers-$(KVER)
+KMAKE := $(CURDIR)/selftests/vm/in-root $(KROOT) $(MAKE)
+endif
+KMAKE ?= $(MAKE)
 KDIR  ?= /lib/modules/$(KVER)/build
 # Objects go to build/<kernel release>/ so one checkout builds for several kernels.
 OBJ   := $(TOP)/build/$(KVER)
@@ -66,7 +77,7 @@ deps:
 modules:
 	@mkdir -p $(OBJ)
 	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
-	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(KMAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 # The uapi header and the kernel's netlink policies and ops from the YNL
 # spec, by the kernel's ynl-gen-c (the header's kernel-doc from the spec's
