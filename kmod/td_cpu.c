@@ -1847,6 +1847,7 @@ static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 		.size = sizeof(attr),
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		.disabled = 1,
+		.exclude_guest = !td_count_guest,
 	};
 	struct perf_event *ev;
 	bool found;
@@ -2006,10 +2007,11 @@ static void td_open(struct td_cpu *tc)
 		.type = tc->pmu_type,
 		.size = sizeof(attr),
 		.disabled = 1,		/* the sets enable them in turn */
+		.exclude_guest = !td_count_guest,
 	};
 	const struct td_model *m = tc->model;
 	unsigned int i, nr, cpu = tc->cpu;
-	bool moved = false;
+	bool moved = false, guest_refused = false;
 	u32 skip;
 
 	tc->err = 0;
@@ -2114,6 +2116,8 @@ again_fixed:
 		}
 		if (IS_ERR(ev)) {
 			tc->err = PTR_ERR(ev);
+			/* 7.0+: a VM with a mediated PMU refuses guest time */
+			guest_refused = tc->err == -EOPNOTSUPP && !attr.exclude_guest;
 			break;
 		}
 		k->event = ev;
@@ -2154,6 +2158,9 @@ again_fixed:
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
 					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
+		else if (guest_refused)
+			pr_info_ratelimited("cpu%u: %s refused (%d): a VM with a mediated PMU runs, and count_guest=1 asks for guest time; load with count_guest=0 to count beside it\n",
+					    cpu, m->events[i].name, tc->err);
 		else if (tc->err == -EOPNOTSUPP)
 			pr_info_ratelimited("cpu%u: %s (%#llx) is not implemented by its PMU (PMCEID): not counted\n",
 					    cpu, m->events[i].name,

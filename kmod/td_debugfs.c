@@ -155,6 +155,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 	else
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
 	seq_printf(s, "counters %u\n", open);
+	seq_printf(s, "guest %s\n", td_count_guest ? "counted" : "excluded");
 	seq_printf(s, "multiplexed %s\n", !tc->seq ? "n/a" :
 		   td_multiplexed(tc) ? "yes" : "no");
 	/* the latest interval's snapshots' widest spread, when taken slow */

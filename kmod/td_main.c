@@ -41,6 +41,17 @@ module_param_named(switch_budget_pct, td_switch_pct, uint, 0444);
 MODULE_PARM_DESC(switch_budget_pct, "most of each CPU's time that switching event sets may take, 1-100 %: fewer rounds of turns beyond (default 50)");
 
 /*
+ * Host time only by default: on 7.0+ an event that counts guest time keeps
+ * KVM from giving any VM a mediated PMU (-EBUSY), and cannot be created
+ * while such a VM runs (-EOPNOTSUPP).  With exclude_guest, a guest that
+ * takes the PMU leaves the host's counters stopped while it runs, so its
+ * time is neither counted nor lost: the sample's running ratio shows it.
+ */
+bool td_count_guest;
+module_param_named(count_guest, td_count_guest, bool, 0444);
+MODULE_PARM_DESC(count_guest, "count guest time too (default 0: host only; 1 blocks VMs with a mediated PMU on 7.0+ kernels, and fails while one runs)");
+
+/*
  * Loading takes no counter: MODULE_ALIAS_GENL_FAMILY lets any user's lookup
  * of the family load the module (genetlink calls request_module() with no
  * permission check), and counters taken at load would make everyone's perf
@@ -350,9 +361,10 @@ static int __init topdown_init(void)
 		}
 		td_started = true;
 	}
-	pr_info("%s: level %u, interval %u ms, slice %u us%s%s%s%s\n",
+	pr_info("%s: level %u, interval %u ms, slice %u us, %s%s%s%s%s\n",
 		start ? "started" : "loaded, stopped until started (tdnl start)",
 		td_level, td_interval_ms, td_slice_us,
+		td_count_guest ? "guest time counted" : "host time only",
 		td_forced_model ? ", model=" : "",
 		td_forced_model ? td_forced_model->name : "",
 		td_forced_atom_model ? ", atom_model=" : "",

@@ -323,6 +323,7 @@ struct td_cpu {
 };
 
 extern unsigned int td_interval_ms;
+extern bool td_count_guest;
 extern unsigned int td_slice_us;
 extern unsigned int td_switch_pct;
 extern unsigned int td_gen;

@@ -217,6 +217,7 @@ extern unsigned int tdsim_gp_counters;
 extern unsigned int tdsim_fixed_counters;
 extern bool tdsim_anythread;
 extern bool tdsim_freeze;
+extern bool tdsim_mediated;
 extern atomic_t tdsim_fail_event_init;
 extern atomic_t tdsim_fail_add;
 extern u32 tdsim_noise_ppm;
@@ -264,5 +265,11 @@ int tdsim_pmu_type(const struct tdsim_cpu *sc);
 u64 tdsim_cycles_config(const struct tdsim_model *m);
 int tdsim_watchdog_start(void);
 void tdsim_watchdog_stop(void);
+
+/* tdsim_mediated.c */
+struct dentry;
+struct perf_event;
+int tdsim_mediated_account(struct perf_event *event);
+void tdsim_mediated_debugfs(struct dentry *dir);
 
 #endif /* _TDSIM_H */

@@ -22,6 +22,8 @@
  *                                            after it too (a vCPU the host
  *                                            keeps descheduling)
  *   /sys/kernel/debug/tdsim/stalls           how many reads waited so far
+ *   /sys/kernel/debug/tdsim/mediated_vms     "create" or "destroy" a VM with
+ *                                            a mediated PMU (tdsim_mediated.c)
  *
  * fixed=, counters= and watchdog= make the PMU a KVM guest's or
  * one whose counter the NMI watchdog holds (tdsim_watchdog.c).
@@ -92,6 +94,10 @@ MODULE_PARM_DESC(anythread, "accept events with the AnyThread bit (default 1; 0:
 bool tdsim_freeze = true;
 module_param_named(freeze, tdsim_freeze, bool, 0444);
 MODULE_PARM_DESC(freeze, "counters stand still while perf holds the PMU disabled, as hardware's do (default 1)");
+
+bool tdsim_mediated = true;
+module_param_named(mediated, tdsim_mediated, bool, 0444);
+MODULE_PARM_DESC(mediated, "the PMU is one a mediated vPMU can take, as Intel's and AMD's since 7.0: events that count guest time and mediated VMs (debugfs mediated_vms) exclude each other (default 1)");
 
 u32 tdsim_noise_ppm;
 module_param_named(noise_ppm, tdsim_noise_ppm, uint, 0444);
@@ -457,6 +463,7 @@ static void tdsim_debugfs_init(void)
 	debugfs_create_u32("stall_crawl_us", 0600, tdsim_debugfs,
 			   &tdsim_stall_crawl_us);
 	debugfs_create_atomic_t("stalls", 0400, tdsim_debugfs, &tdsim_stalls);
+	tdsim_mediated_debugfs(tdsim_debugfs);
 	for_each_present_cpu(cpu)
 		tdsim_debugfs_cpu(cpu);
 }

@@ -689,7 +689,7 @@ static int tdsim_event_init(struct perf_event *event)
 
 	event->hw.config = i;
 	event->hw.idx = -1;
-	return 0;
+	return tdsim_mediated_account(event);
 }
 
 static void tdsim_start(struct perf_event *event, int flags)
@@ -1131,6 +1131,11 @@ int tdsim_pmu_register(void)
 		tdsim_format_group.attrs = arm_format_attrs;
 		break;
 	}
+#ifdef PERF_PMU_CAP_MEDIATED_VPMU
+	/* perf core's own accounting too, where the kernel has it (7.0+) */
+	if (tdsim_mediated)
+		tdsim_pmu.capabilities |= PERF_PMU_CAP_MEDIATED_VPMU;
+#endif
 	tdsim_atom_pmu = tdsim_pmu;	/* before registering fills it in */
 	/* raw=1: PERF_TYPE_RAW's, as x86 registers its cpu or cpu_core PMU */
 	ret = perf_pmu_register(&tdsim_pmu, "tdsim", tdsim_raw ? PERF_TYPE_RAW : -1);
