@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topdown models of AMD Zen 4 (6 dispatch slots) and Zen 5 (8), with perf's
- * PipelineL1/PipelineL2 metrics (tools/perf/pmu-events/arch/x86/amdzen4,
- * amdzen5).  Level 1 needs exactly the six core counters of a Zen thread.
+ * topdown models of AMD Zen 4 (6 dispatch slots), Zen 5 and Zen 6 (8), with
+ * perf's PipelineL1/PipelineL2 metrics (tools/perf/pmu-events/arch/x86/
+ * amdzen4, amdzen5; amdzen6 in 7.3).  Level 1 needs exactly the six core
+ * counters of a Zen thread.  Zen 6's formulas and encodings are Zen 5's;
+ * its JSON names the resync event 0x19f bp_fe_redir.resync.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -82,6 +84,33 @@ static const struct td_event zen5_events[ZEN_NR] = {
 				    .ref = ZEN_RET_OPS },
 };
 
+static const struct td_event zen6_events[ZEN_NR] = {
+	[ZEN_CYCLES]		= { "ls_not_halted_cyc", 0x76, 1, ALL6, NOFIX, .every = true },
+	[ZEN_FE]		= { "de_no_dispatch_per_slot.no_ops_from_frontend",
+				    0x1000001a0, 1, ALL6, NOFIX },
+	[ZEN_BE]		= { "de_no_dispatch_per_slot.backend_stalls", 0x100001ea0, 1,
+				    ALL6, NOFIX },
+	[ZEN_DISP]		= { "de_src_op_disp.all", 0x07aa, 1, ALL6, NOFIX },
+	[ZEN_RET_OPS]		= { "ex_ret_ops", 0xc1, 1, ALL6, NOFIX, .ref = ZEN_DISP },
+	[ZEN_SMT]		= { "de_no_dispatch_per_slot.smt_contention", 0x1000060a0, 1,
+				    ALL6, NOFIX },
+	[ZEN_FE_LAT]		= { "de_no_dispatch_per_slot.no_ops_from_frontend:c8",
+				    0x1080001a0, 2, ALL6, NOFIX,
+				    .parent = 1 + TD_FRONTEND_BOUND },
+	[ZEN_BRN_MISP]		= { "ex_ret_brn_misp", 0xc3, 2, ALL6, NOFIX, .grp = 1,
+				    .parent = 1 + TD_BAD_SPECULATION },
+	[ZEN_RESYNC]		= { "bp_fe_redir.resync", 0x019f, 2, ALL6, NOFIX, .grp = 1,
+				    .parent = 1 + TD_BAD_SPECULATION },
+	[ZEN_NOT_COMPLETE]	= { "ex_no_retire.not_complete", 0x02d6, 2, ALL6, NOFIX,
+				    .grp = 2,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[ZEN_LOAD_NOT_COMPLETE]	= { "ex_no_retire.load_not_complete", 0xa2d6, 2, ALL6, NOFIX,
+				    .grp = 2,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[ZEN_UCODE_OPS]		= { "ex_ret_ucode_ops", 0x1000000c2, 2, ALL6, NOFIX,
+				    .ref = ZEN_RET_OPS },
+};
+
 /* total_dispatch_slots = width * ls_not_halted_cyc; each node is X / slots */
 static int zen_compute(const struct td_model *m, const u64 *c, bool smt,
 		       struct td_result *r)
@@ -134,6 +163,19 @@ const struct td_model td_model_zen5 = {
 	.vendor = TD_AMD,
 	.width = 8,
 	.events = zen5_events,
+	.nr_events = ZEN_NR,
+	.gp_counters = 6,
+	.fixed_counters = 0,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
+	.compute = zen_compute,
+};
+
+const struct td_model td_model_zen6 = {
+	.name = "zen6",
+	.vendor = TD_AMD,
+	.width = 8,
+	.events = zen6_events,
 	.nr_events = ZEN_NR,
 	.gp_counters = 6,
 	.fixed_counters = 0,

@@ -194,6 +194,109 @@ const struct td_model td_model_neoverse_v2 = {
 	.compute = neoverse_compute,
 };
 
+/*
+ * Neoverse N3 and V3 (perf 7.3's arm64/arm/neoverse-n3 and neoverse-v3
+ * metrics.json): frontend bound and bad speculation are overridden with
+ * the core's width written in (N3 5, V3 10) and STALL_FRONTEND_FLUSH, the
+ * cycles the frontend recovers from a flush, moved from frontend bound to
+ * bad speculation; retiring and backend bound are sbsa.json's, over
+ * #slots (the PMU's, else the model's width, as for the other cores):
+ *
+ *   frontend = STALL_SLOT_FRONTEND / (W * CPU_CYCLES) - STALL_FRONTEND_FLUSH / CPU_CYCLES
+ *   bad_spec = (1 - STALL_SLOT / (W * CPU_CYCLES)) * (1 - OP_RETIRED / OP_SPEC)
+ *              + STALL_FRONTEND_FLUSH / CPU_CYCLES
+ *   retiring = OP_RETIRED / OP_SPEC * (1 - STALL_SLOT / (#slots * CPU_CYCLES))
+ *   backend  = STALL_SLOT_BACKEND / (#slots * CPU_CYCLES)
+ *
+ * Their Topdown_Frontend and Topdown_Backend groups are shares of the
+ * stall cycles, not slot nodes under Level 1: no Level 2 here.
+ */
+enum {
+	V3_CYCLES, V3_STALL_SLOT_FRONTEND, V3_STALL_SLOT_BACKEND, V3_STALL_SLOT,
+	V3_OP_RETIRED, V3_OP_SPEC, V3_STALL_FRONTEND_FLUSH, V3_NR
+};
+
+static const struct td_event neoverse_v3_events[V3_NR] = {
+	[V3_CYCLES]		= { "CPU_CYCLES", 0x11, 1, ALL6, 0, .every = true },
+	[V3_STALL_SLOT_FRONTEND] = { "STALL_SLOT_FRONTEND", 0x3e, 1, ALL6, NOFIX },
+	[V3_STALL_SLOT_BACKEND]	= { "STALL_SLOT_BACKEND", 0x3d, 1, ALL6, NOFIX },
+	[V3_STALL_SLOT]		= { "STALL_SLOT", 0x3f, 1, ALL6, NOFIX },
+	[V3_OP_RETIRED]		= { "OP_RETIRED", 0x3a, 1, ALL6, NOFIX },
+	[V3_OP_SPEC]		= { "OP_SPEC", 0x3b, 1, ALL6, NOFIX },
+	[V3_STALL_FRONTEND_FLUSH] = { "STALL_FRONTEND_FLUSH", 0x8162, 1, ALL6, NOFIX },
+};
+
+/* OP_RETIRED / OP_SPEC of @busy, at most @busy */
+static u32 neoverse_retired(const u64 *c, unsigned int ret, unsigned int spec,
+			    u32 busy)
+{
+	if (!c[spec])
+		return 0;
+	if (c[ret] >= c[spec])
+		return busy;
+	return (u32)mul_u64_u64_div_u64(c[ret], busy, c[spec]);
+}
+
+/* @lit: the width perf's overrides write in */
+static int neoverse_v3_l1(const struct td_model *m, const u64 *c,
+			  unsigned int lit, struct td_result *r)
+{
+	u64 cycles = c[V3_CYCLES], slots = m->width * cycles;
+	u64 lit_slots = lit * cycles, flush = c[V3_STALL_FRONTEND_FLUSH];
+	u64 stall = c[V3_STALL_SLOT];
+	u32 busy, lit_busy;
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = false };
+	/* FLUSH / CPU_CYCLES = W * FLUSH / (W * CPU_CYCLES) */
+	r->l1[TD_FRONTEND_BOUND] = td_frac_diff(c[V3_STALL_SLOT_FRONTEND],
+						lit * flush, lit_slots);
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[V3_STALL_SLOT_BACKEND], slots);
+	busy = td_frac_diff(slots, stall, slots);
+	lit_busy = td_frac_diff(lit_slots, stall, lit_slots);
+	r->l1[TD_RETIRING] = neoverse_retired(c, V3_OP_RETIRED, V3_OP_SPEC, busy);
+	r->l1[TD_BAD_SPECULATION] = lit_busy -
+		neoverse_retired(c, V3_OP_RETIRED, V3_OP_SPEC, lit_busy) +
+		td_frac(flush, cycles);
+	td_fit(r->l1, TD_NR_L1, TD_PPM);
+	return 0;
+}
+
+static int n3_compute(const struct td_model *m, const u64 *c, bool smt,
+		      struct td_result *r)
+{
+	return neoverse_v3_l1(m, c, 5, r);
+}
+
+static int v3_compute(const struct td_model *m, const u64 *c, bool smt,
+		      struct td_result *r)
+{
+	return neoverse_v3_l1(m, c, 10, r);
+}
+
+const struct td_model td_model_neoverse_n3 = {
+	.name = "neoverse-n3",
+	.vendor = TD_ARM,
+	.width = 5,
+	.events = neoverse_v3_events,
+	.nr_events = V3_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = n3_compute,
+};
+
+const struct td_model td_model_neoverse_v3 = {
+	.name = "neoverse-v3",
+	.vendor = TD_ARM,
+	.width = 10,
+	.events = neoverse_v3_events,
+	.nr_events = V3_NR,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.compute = v3_compute,
+};
+
 enum {
 	AMPERE_CYCLES, AMPERE_STALL_SLOT_BACKEND, AMPERE_OP_RETIRED,
 	AMPERE_OP_SPEC, AMPERE_STALL_FRONTEND, AMPERE_STALL_SLOT_FRONTEND,

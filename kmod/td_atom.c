@@ -14,6 +14,15 @@
  *   TOPDOWN_FE_BOUND.ALL_P, TOPDOWN_BE_BOUND.ALL_P,
  *   TOPDOWN_BAD_SPECULATION.ALL_P, TOPDOWN_RETIRING.ALL_P.
  *
+ * Skymont (lunarlake and arrowlake cpu_atom, lnl/arl-metrics.json of
+ * linux-source-7.3), width 8: Crestmont's four nodes, from other
+ * encodings: TOPDOWN_FE_BOUND.ALL_P 0x019c, TOPDOWN_BE_BOUND.ALL_P 0x02a4,
+ * TOPDOWN_RETIRING.ALL_P 0x02c2.  perf's frontend and retiring read
+ * TOPDOWN_FE_BOUND.ALL and TOPDOWN_RETIRING.ALL, fixed counters 5 and 6:
+ * the kernel puts these very encodings there (intel_skt_event_constraints,
+ * 6.12 and 7.3: 0x0073, 0x019c, 0x02c2 on fixed 4, 5, 6, or any
+ * general-purpose counter), so each event says it may take one.
+ *
  * Level 2 as perf's TopdownL2 metrics of the same tables, over the same
  * slots, one pair per Level 1 node but retiring (perf's Atom Level 2 has no
  * retiring children):
@@ -81,6 +90,20 @@ static const struct td_event cmt_events[CMT_NR] = {
 				      ALL8, NOFIX, .parent = 1 + TD_BACKEND_BOUND },
 };
 
+static const struct td_event skt_events[CMT_NR] = {
+	[ATOM_CLK] = { "CPU_CLK_UNHALTED.CORE", 0x003c, 1, ALL8, 1, .every = true },
+	[ATOM_FE]  = { "TOPDOWN_FE_BOUND.ALL_P", 0x019c, 1, ALL8, 5 },
+	[ATOM_BE]  = { "TOPDOWN_BE_BOUND.ALL_P", 0x02a4, 1, ALL8, NOFIX },
+	[ATOM_RET] = { "TOPDOWN_RETIRING.ALL_P", 0x02c2, 1, ALL8, 6 },
+	[ATOM_BAD] = { "TOPDOWN_BAD_SPECULATION.ALL_P", 0x0073, 1, ALL8, 4 },
+	[CMT_L2 + ATOM_L2_FE_LAT] = { "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0x7271, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_FRONTEND_BOUND },
+	[CMT_L2 + ATOM_L2_MISP] = { "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x0473, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_BAD_SPECULATION },
+	[CMT_L2 + ATOM_L2_ALLOC] = { "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0x0174, 2,
+				      ALL8, NOFIX, .parent = 1 + TD_BACKEND_BOUND },
+};
+
 /* Level 2: the measured child of each pair, its sibling, their parent */
 static const struct td_pair atom_pairs[] = {
 	{ TD_BRANCH_MISPREDICTS, TD_MACHINE_CLEARS, TD_BAD_SPECULATION },
@@ -91,7 +114,7 @@ static const struct td_pair atom_pairs[] = {
 static int atom_compute(const struct td_model *m, const u64 *c, bool smt,
 			struct td_result *r)
 {
-	bool crestmont = m->nr_events == CMT_NR;
+	bool crestmont = m->nr_events == CMT_NR;	/* or Skymont */
 	const u64 *l2 = c + (crestmont ? CMT_L2 : GRT_L2);
 	u64 slots = m->width * c[ATOM_CLK];
 	u32 used;
@@ -143,5 +166,22 @@ const struct td_model td_model_crestmont = {
 	.nr_pairs = ARRAY_SIZE(atom_pairs),
 	.gp_counters = 8,
 	.fixed_counters = 3,
+	.compute = atom_compute,
+};
+
+/*
+ * Lunar Lake and Arrow Lake E-cores: fixed counters 0-6, the last three
+ * the topdown ones
+ */
+const struct td_model td_model_skymont = {
+	.name = "skymont",
+	.vendor = TD_INTEL,
+	.width = 8,
+	.events = skt_events,
+	.nr_events = CMT_NR,
+	.pairs = atom_pairs,
+	.nr_pairs = ARRAY_SIZE(atom_pairs),
+	.gp_counters = 8,
+	.fixed_counters = 7,
 	.compute = atom_compute,
 };

@@ -54,11 +54,11 @@ static const struct td_model *td_identify(unsigned int cpu)
 		return NULL;
 	/* CPUID 0x1a says which kind of core this is, on hybrid parts only */
 	if (boot_cpu_has(X86_FEATURE_HYBRID_CPU) && c->cpuid_level >= 0x1a)
-		core_type = cpuid_eax(0x1a) >> 24;
+		core_type = cpuid_eax(0x1a);
 	m = td_model_x86(c->x86_vendor == X86_VENDOR_INTEL ? TD_X86_INTEL : TD_X86_AMD,
 			 c->x86, c->x86_model, core_type, &unchecked);
 	if (m && unchecked)
-		pr_info_once("cpu%u: family %#x model %#x counted with %s's events and formulas, which perf 6.12 has no metric table to check against\n",
+		pr_info_once("cpu%u: family %#x model %#x counted with %s's events and formulas, which perf 7.3 has no metric table to check against\n",
 			     cpu, c->x86, c->x86_model, m->name);
 	return m;
 #endif

@@ -127,6 +127,176 @@ const struct td_model td_model_spr = {
 };
 
 /*
+ * Granite Rapids (graniterapids/gnr-metrics.json, 7.3; 6.12 has no metrics
+ * for it): Level 1 and 2 are spr's, events and formulas.  Level 4's memory
+ * bandwidth counts cycles with 12 or more data reads outstanding, not 4:
+ * OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12 (the encoding spr names
+ * ALL_DATA_RD).  Level 3's tma_l3_miss_bound is spr's tma_dram_bound.
+ */
+static const struct td_event gnr_events[SPR_NR] = {
+	[SPR_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1, 0, 3, .every = true,
+				    .slots = true, .gp_form = &slots_p },
+	[SPR_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1, ALL8, NOFIX },
+	[SPR_IDQ_BUBBLES]	= { "IDQ_BUBBLES.CORE", 0x019c, 1, ALL8, NOFIX },
+	[SPR_UOP_DROPPING]	= { "INT_MISC.UOP_DROPPING", 0x10ad, 1, ALL8, NOFIX },
+	[SPR_BE_SLOTS]		= { "TOPDOWN.BACKEND_BOUND_SLOTS", 0x02a4, 1, ALL8, NOFIX },
+	[SPR_HEAVY]		= { "UOPS_RETIRED.HEAVY", 0x01c2, 2, ALL8, NOFIX,
+				    .parent = 1 + TD_RETIRING },
+	[SPR_BR_MISP_SLOTS]	= { "TOPDOWN.BR_MISPREDICT_SLOTS", 0x08a4, 2, GP0, NOFIX,
+				    .parent = 1 + TD_BAD_SPECULATION },
+	[SPR_IDQ_CYC0]		= { "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 0x0600019c, 2,
+				    ALL8, NOFIX, .parent = 1 + TD_FRONTEND_BOUND },
+	[SPR_MEM_SLOTS]		= { "TOPDOWN.MEMORY_BOUND_SLOTS", 0x10a4, 2, ALL8, NOFIX,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_CLK]		= { "CPU_CLK_UNHALTED.THREAD", 0x003c, 3, ALL8, 1,
+				    .every = true },
+	[SPR_BOUND_ON_LOADS]	= { "EXE_ACTIVITY.BOUND_ON_LOADS", 0x050021a6, 3, ALL8, NOFIX,
+				    .grp = 1, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_BOUND_ON_STORES]	= { "EXE_ACTIVITY.BOUND_ON_STORES", 0x020040a6, 3, ALL8, NOFIX,
+				    .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_STALLS_L1D_MISS]	= { "MEMORY_ACTIVITY.STALLS_L1D_MISS", 0x03000347, 3, ALL4,
+				    NOFIX, .grp = 1, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_STALLS_L2_MISS]	= { "MEMORY_ACTIVITY.STALLS_L2_MISS", 0x05000547, 3, ALL4,
+				    NOFIX, .grp = 1, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_STALLS_L3_MISS]	= { "MEMORY_ACTIVITY.STALLS_L3_MISS", 0x09000947, 3, ALL4,
+				    NOFIX, .grp = 1, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_ORO_C4]		= { "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12",
+				    0x0c000820, 3, ALL4, NOFIX, .grp = 2, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[SPR_ORO_CYCLES]	= { "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD",
+				    0x01000820, 3, ALL4, NOFIX, .grp = 2, .ref = SPR_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+};
+
+const struct td_model td_model_gnr = {
+	.name = "gnr",
+	.vendor = TD_INTEL,
+	.width = 6,
+	.events = gnr_events,
+	.nr_events = SPR_NR,
+	.gp_counters = 8,
+	.fixed_counters = 4,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
+	.compute = spr_compute,
+};
+
+/*
+ * ---- Lion Cove (Arrow Lake, Lunar Lake P-cores, cpu_core): width 8 ----
+ *
+ * perf's lnl-metrics.json and arl-metrics.json (7.3) take every Level 1
+ * node and the measured Level 2 child from its PERF_METRICS field, each a
+ * fraction of the slots; here each is its general-purpose event over
+ * TOPDOWN.SLOTS.  Unlike spr: bad speculation is measured
+ * (TOPDOWN.BAD_SPEC_SLOTS), not what the others leave; neither frontend
+ * bound nor fetch latency takes INT_MISC.UOP_DROPPING off; fetch latency
+ * is 8 * IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE (cmask 8).  BAD_SPEC_SLOTS
+ * and BR_MISPREDICT_SLOTS both need GP0, so Level 2 takes turns.
+ * Level 3: MEMORY_STALLS.L1/L2/L3/MEM over the clock ticks, l2_bound as
+ * the L2 hits' share (against MEM_LOAD_MISC_RETIRED.UC) of MEMORY_STALLS.L2.
+ */
+#define ALL10	0x03ff
+#define GP3	0x0008
+
+enum {
+	LNC_SLOTS, LNC_RETIRE_SLOTS, LNC_BAD_SPEC_SLOTS, LNC_IDQ_BUBBLES,
+	LNC_BE_SLOTS,
+	LNC_HEAVY, LNC_BR_MISP_SLOTS, LNC_IDQ_CYC0, LNC_MEM_SLOTS,
+	LNC_CLK, LNC_STALLS_L1, LNC_STALLS_L2, LNC_L2_HIT, LNC_UC,
+	LNC_STALLS_L3, LNC_STALLS_MEM, LNC_BOUND_ON_STORES, LNC_ORO_C4,
+	LNC_ORO_CYCLES,
+	LNC_NR
+};
+
+static const struct td_event lnc_slots_p = {
+	"TOPDOWN.SLOTS_P", 0x01a4, 1, ALL10, NOFIX, .every = true, .slots = true
+};
+
+static const struct td_event lnc_events[LNC_NR] = {
+	[LNC_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1, 0, 3, .every = true,
+				    .slots = true, .gp_form = &lnc_slots_p },
+	[LNC_RETIRE_SLOTS]	= { "UOPS_RETIRED.SLOTS", 0x02c2, 1, ALL10, NOFIX },
+	[LNC_BAD_SPEC_SLOTS]	= { "TOPDOWN.BAD_SPEC_SLOTS", 0x04a4, 1, GP0, NOFIX },
+	[LNC_IDQ_BUBBLES]	= { "IDQ_BUBBLES.CORE", 0x019c, 1, ALL10, NOFIX },
+	[LNC_BE_SLOTS]		= { "TOPDOWN.BACKEND_BOUND_SLOTS", 0x02a4, 1, ALL10, NOFIX },
+	[LNC_HEAVY]		= { "UOPS_RETIRED.HEAVY", 0x01c2, 2, ALL10, NOFIX,
+				    .ref = LNC_RETIRE_SLOTS },
+	[LNC_BR_MISP_SLOTS]	= { "TOPDOWN.BR_MISPREDICT_SLOTS", 0x08a4, 2, GP0, NOFIX,
+				    .ref = LNC_BAD_SPEC_SLOTS },
+	[LNC_IDQ_CYC0]		= { "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 0x0800019c, 2,
+				    ALL10, NOFIX, .ref = LNC_IDQ_BUBBLES },
+	[LNC_MEM_SLOTS]		= { "TOPDOWN.MEMORY_BOUND_SLOTS", 0x10a4, 2, GP3, NOFIX,
+				    .ref = LNC_BE_SLOTS },
+	/* Level 3: the memory nodes, computed by tdnl (lnl/arl-metrics.json) */
+	[LNC_CLK]		= { "CPU_CLK_UNHALTED.THREAD", 0x003c, 3, ALL10, 1,
+				    .every = true },
+	[LNC_STALLS_L1]		= { "MEMORY_STALLS.L1", 0x0146, 3, ALL10, NOFIX,
+				    .ref = LNC_CLK, .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_STALLS_L2]		= { "MEMORY_STALLS.L2", 0x0246, 3, ALL10, NOFIX,
+				    .grp = 1, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_L2_HIT]		= { "MEM_LOAD_RETIRED.L2_HIT", 0x02d1, 3, ALL4, NOFIX,
+				    .grp = 1, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_UC]		= { "MEM_LOAD_MISC_RETIRED.UC", 0x04d4, 3, ALL4, NOFIX,
+				    .grp = 1, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_STALLS_L3]		= { "MEMORY_STALLS.L3", 0x0446, 3, ALL10, NOFIX,
+				    .ref = LNC_CLK, .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_STALLS_MEM]	= { "MEMORY_STALLS.MEM", 0x0846, 3, ALL10, NOFIX,
+				    .ref = LNC_CLK, .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_BOUND_ON_STORES]	= { "EXE_ACTIVITY.BOUND_ON_STORES", 0x020040a6, 3, ALL10,
+				    NOFIX, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_ORO_C4]		= { "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4",
+				    0x04000820, 3, ALL4, NOFIX, .grp = 2, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+	[LNC_ORO_CYCLES]	= { "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD",
+				    0x01000820, 3, ALL4, NOFIX, .grp = 2, .ref = LNC_CLK,
+				    .parent = 1 + TD_BACKEND_BOUND },
+};
+
+static int lnc_compute(const struct td_model *m, const u64 *c, bool smt,
+		       struct td_result *r)
+{
+	u64 slots = c[LNC_SLOTS];
+
+	if (!slots)
+		return -ENODATA;
+	*r = (struct td_result){ .has_l2 = true };
+	/* four measured nodes: rounding apart, they add up to 1 */
+	r->l1[TD_RETIRING] = td_frac(c[LNC_RETIRE_SLOTS], slots);
+	r->l1[TD_BAD_SPECULATION] = td_frac(c[LNC_BAD_SPEC_SLOTS], slots);
+	r->l1[TD_FRONTEND_BOUND] = td_frac(c[LNC_IDQ_BUBBLES], slots);
+	r->l1[TD_BACKEND_BOUND] = td_frac(c[LNC_BE_SLOTS], slots);
+
+	r->l2[TD_HEAVY_OPERATIONS] = td_frac(c[LNC_HEAVY], slots);
+	r->l2[TD_BRANCH_MISPREDICTS] = td_frac(c[LNC_BR_MISP_SLOTS], slots);
+	r->l2[TD_FETCH_LATENCY] = td_frac(m->width * c[LNC_IDQ_CYC0], slots);
+	r->l2[TD_MEMORY_BOUND] = td_frac(c[LNC_MEM_SLOTS], slots);
+	td_finish(m, r);
+	return 0;
+}
+
+const struct td_model td_model_lioncove = {
+	.name = "lioncove",
+	.vendor = TD_INTEL,
+	.width = 8,
+	.events = lnc_events,
+	.nr_events = LNC_NR,
+	.gp_counters = 10,
+	.fixed_counters = 4,
+	.pairs = td_core_pairs,
+	.nr_pairs = TD_NR_CORE_PAIRS,
+	.compute = lnc_compute,
+};
+
+/*
  * Memory Bound on Skylake and Ice Lake (perf's tma_memory_bound):
  * (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL + 1_PORTS_UTIL +
  * retiring * 2_PORTS_UTIL + BOUND_ON_STORES) * backend_bound

@@ -11,21 +11,26 @@
 
 /**
  * td_model_x86() - the model of an x86 CPU, as perf's x86/mapfile.csv
- * (linux-source-6.12) maps it to the metric tables the model follows
+ * (linux-source-7.3) maps it to the metric tables the model follows
  * @vendor:    Intel or AMD
  * @family:    its family
  * @model:     its model number
- * @core_type: on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's type
- *             from CPUID 0x1a (TD_CORE_ATOM, TD_CORE_CORE), else
- *             TD_NOT_HYBRID
- * @unchecked: out: true where perf 6.12 has no metric table for the CPU
- *             to check the model's formulas against (Granite Rapids)
+ * @hybrid:    on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's CPUID
+ *             0x1a EAX (TD_HYBRID()), else TD_NOT_HYBRID
+ * @unchecked: out: true where perf 7.3 has no metric table for the CPU
+ *             to check the model's formulas against
+ *
+ * 7.3's mapfile gives AMD family 0x1a models 0x30-0x3f, 0x50-0x5f and
+ * 0x80 up to amdzen6, the rest to amdzen5 (6.12's: all to amdzen5).
  *
  * Return: the model, or NULL (unknown CPUs are not supported).
  */
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
-				    unsigned int model, int core_type, bool *unchecked)
+				    unsigned int model, int hybrid, bool *unchecked)
 {
+	bool atom = hybrid >= 0 && (unsigned int)hybrid >> 24 == TD_CORE_ATOM;
+	unsigned int native = hybrid >= 0 ? hybrid & 0xffffff : 0;
+
 	*unchecked = false;
 	if (vendor == TD_X86_INTEL && family == 6) {
 		switch (model) {
@@ -36,20 +41,30 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 		case 0x8c: case 0x8d:				/* tigerlake */
 		case 0xa7:	/* rocketlake: icl-metrics.json's Level 1/2 */
 			return &td_model_icl;
-		case 0xad: case 0xae:	/* graniterapids: no metrics in 6.12 */
-			*unchecked = true;
-			return &td_model_spr;
+		case 0xad: case 0xae:				/* graniterapids */
+			return &td_model_gnr;
 		case 0x8f: case 0xcf:				/* sapphirerapids, EMR */
 			return &td_model_spr;
 		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:	/* alderlake */
 			/* cpu_core's Level 1/2 are spr's, cpu_atom's Gracemont's */
-			if (core_type == TD_CORE_ATOM)
+			if (atom)
 				return &td_model_gracemont;
 			return &td_model_spr;
-		case 0xaa: case 0xac:					/* meteorlake */
-			if (core_type == TD_CORE_ATOM)
+		case 0xaa: case 0xac: case 0xb5:	/* meteorlake (0xb5: ARL-U) */
+			if (atom)
 				return &td_model_crestmont;
 			return &td_model_spr;
+		case 0xc5: case 0xc6: case 0xbd:		/* arrowlake, lunarlake */
+			/*
+			 * Arrow Lake H's low-power E-cores are Crestmont (their
+			 * PMU is cpu_lowpower; arl-metrics.json has no table for
+			 * it, mtl-metrics.json's cpu_atom is theirs)
+			 */
+			if (atom && model == 0xc5 && native == TD_NATIVE_CMT)
+				return &td_model_crestmont;
+			if (atom)
+				return &td_model_skymont;
+			return &td_model_lioncove;
 		case 0xbe:			/* alderlaken: E-cores only */
 			return &td_model_gracemont;
 		case 0xaf: case 0xb6:		/* sierraforest, grandridge */
@@ -58,18 +73,28 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 	}
 	if (vendor == TD_X86_AMD) {
 		/* mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
-		if (family == 0x19 && (model >= 0x60 || (model & 0xf0) == 0x10))
+		if (family == 0x19) {
+			switch (model >> 4) {
+			case 0x0: case 0x2: case 0x4: case 0x5:
+				return NULL;
+			}
 			return &td_model_zen4;
-		if (family == 0x1a)
-			return &td_model_zen5;
+		}
+		if (family == 0x1a) {
+			switch (model >> 4) {
+			case 0x0: case 0x1: case 0x2: case 0x4: case 0x6: case 0x7:
+				return &td_model_zen5;
+			}
+			return &td_model_zen6;
+		}
 	}
 	return NULL;
 }
 
 /**
  * td_model_arm() - the model of an Arm CPU from its MIDR_EL1, as perf's
- * arm64/mapfile.csv (linux-source-6.12) maps it to the metric tables the
- * model follows
+ * arm64/mapfile.csv (linux-source-7.3; 6.12's lacks N3 and V3) maps it to
+ * the metric tables the model follows
  * @midr: the CPU's MIDR_EL1
  *
  * Neoverse N2 r0p0 to r0p2 take CPU_CYCLES from STALL_SLOT and
@@ -105,6 +130,10 @@ const struct td_model *td_model_arm(u32 midr)
 		return &td_model_neoverse_n2;
 	case 0xd4f:	/* Neoverse V2 */
 		return &td_model_neoverse_v2;
+	case 0xd8e:	/* Neoverse N3 (7.3's mapfile) */
+		return &td_model_neoverse_n3;
+	case 0xd83:	/* Neoverse V3 */
+		return &td_model_neoverse_v3;
 	}
 	return NULL;
 }
@@ -190,7 +219,9 @@ const struct td_model * const td_models[] = {
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
 	&td_model_gracemont, &td_model_crestmont, &td_model_ampereone,
-	&td_model_ampereonex,
+	&td_model_ampereonex, &td_model_gnr, &td_model_lioncove,
+	&td_model_skymont, &td_model_zen6, &td_model_neoverse_n3,
+	&td_model_neoverse_v3,
 };
 
 const unsigned int td_nr_models = ARRAY_SIZE(td_models);

@@ -162,12 +162,15 @@ struct td_model {
 };
 
 extern const struct td_model td_model_skl, td_model_icl, td_model_spr;
-extern const struct td_model td_model_zen4, td_model_zen5;
+extern const struct td_model td_model_gnr, td_model_lioncove;
+extern const struct td_model td_model_zen4, td_model_zen5, td_model_zen6;
 extern const struct td_model td_model_neoverse_n1, td_model_neoverse_n2;
 extern const struct td_model td_model_neoverse_v2, td_model_neoverse_v1;
 extern const struct td_model td_model_neoverse_n2_r0, td_model_ampereone;
 extern const struct td_model td_model_ampereonex;
+extern const struct td_model td_model_neoverse_n3, td_model_neoverse_v3;
 extern const struct td_model td_model_gracemont, td_model_crestmont;
+extern const struct td_model td_model_skymont;
 extern const struct td_model * const td_models[];
 extern const unsigned int td_nr_models;
 
@@ -177,14 +180,21 @@ extern const u8 td_l2_parent[TD_NR_L2];
 extern const char * const td_l1_names[TD_NR_L1];
 extern const char * const td_l2_names[TD_NR_L2];
 
-/* td_model_x86(): the CPU's vendor, and its core type on hybrid parts */
+/*
+ * td_model_x86(): the CPU's vendor, and on hybrid parts its CPUID 0x1a EAX:
+ * the core type in bits 31:24, the native model ID in 23:0 (which tells
+ * Arrow Lake H's two kinds of Atom core apart).
+ */
 enum td_x86_vendor { TD_X86_INTEL, TD_X86_AMD };
 #define TD_NOT_HYBRID	(-1)
-#define TD_CORE_ATOM	0x20	/* CPUID 0x1a EAX[31:24] */
+#define TD_CORE_ATOM	0x20
 #define TD_CORE_CORE	0x40
+#define TD_NATIVE_CMT	0x2	/* Crestmont (intel-family.h's native IDs) */
+#define TD_NATIVE_SKT	0x3	/* Skymont */
+#define TD_HYBRID(type, native)	((int)((type) << 24 | (native)))
 
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
-				    unsigned int model, int core_type, bool *unchecked);
+				    unsigned int model, int hybrid, bool *unchecked);
 const struct td_model *td_model_arm(u32 midr);
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);

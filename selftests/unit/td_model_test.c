@@ -492,6 +492,138 @@ TEST(crestmont_hand_computed)
 			(const u64[]){ 0, 1, 1, 1, 1, 1, 1, 1 }, false, &r));
 }
 
+/* perf 7.3's gnr-metrics.json: Level 1/2 are spr's, events and all */
+TEST(gnr_is_spr_below_level3)
+{
+	const u64 c[] = { 600, 300, 130, 10, 120, 60, 30, 15, 90 };
+	struct td_result a, b;
+	unsigned int i;
+
+	ASSERT_EQ(0, td_model_spr.compute(&td_model_spr, c, false, &a));
+	ASSERT_EQ(0, td_model_gnr.compute(&td_model_gnr, c, false, &b));
+	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
+	for (i = 0; i < td_model_nr_events(&td_model_spr, 2); i++) {
+		EXPECT_STREQ(td_model_spr.events[i].name, td_model_gnr.events[i].name);
+		EXPECT_EQ(td_model_spr.events[i].config, td_model_gnr.events[i].config);
+	}
+	/* Level 4's bandwidth: 12 data reads outstanding, not 4 */
+	EXPECT_EQ(0x0c000820, td_model_gnr.events[td_model_nr_events(&td_model_gnr, 3) - 2].config);
+}
+
+/* perf 7.3's lnl-metrics.json and arl-metrics.json cpu_core */
+TEST(lioncove_hand_computed)
+{
+	/*
+	 * SLOTS 8000; RETIRE_SLOTS 4000, BAD_SPEC_SLOTS 800, IDQ_BUBBLES 1600,
+	 * BACKEND_BOUND_SLOTS 1600: 50, 10, 20, 20 %; HEAVY 400 = 5 %,
+	 * BR_MISPREDICT_SLOTS 480 = 6 %, fetch latency 8 * 120 / 8000 = 12 %,
+	 * MEMORY_BOUND_SLOTS 1200 = 15 %.
+	 */
+	const u64 c[] = { 8000, 4000, 800, 1600, 1600, 400, 480, 120, 1200 };
+	/* bad speculation 400 slots: the four add up to 95 %, fitted to 100 */
+	const u64 d[] = { 8000, 4000, 400, 1600, 1600, 0, 0, 0, 0 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_lioncove.compute(&td_model_lioncove, c, false, &r));
+	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(200000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(50000, r.l2[TD_HEAVY_OPERATIONS]);
+	EXPECT_EQ(450000, r.l2[TD_LIGHT_OPERATIONS]);
+	EXPECT_EQ(60000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(40000, r.l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(120000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(80000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(150000, r.l2[TD_MEMORY_BOUND]);
+	EXPECT_EQ(50000, r.l2[TD_CORE_BOUND]);
+	pairs_add_up(_metadata, &r);
+	/* measured, not spr's rest (which would be 10 %): 5 % of 95 % */
+	ASSERT_EQ(0, td_model_lioncove.compute(&td_model_lioncove, d, false, &r));
+	EXPECT_EQ(526316, r.l1[TD_RETIRING]);
+	EXPECT_EQ(52632, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(210526, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(210526, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(5, td_model_nr_events(&td_model_lioncove, 1));
+	EXPECT_EQ(9, td_model_nr_events(&td_model_lioncove, 2));
+	EXPECT_EQ(19, td_model_nr_events(&td_model_lioncove, 3));
+	EXPECT_EQ(-ENODATA, td_model_lioncove.compute(&td_model_lioncove,
+			(const u64[]){ 0, 1, 1, 1, 1, 1, 1, 1, 1 }, false, &r));
+}
+
+/* perf 7.3's lnl-metrics.json and arl-metrics.json cpu_atom: 8 slots */
+TEST(skymont_hand_computed)
+{
+	/*
+	 * CLK 1000 = 8000 slots; FE 800, BE 2400, RET 4000, BAD 800;
+	 * FRONTEND_LATENCY 320, MISPREDICT 560, ALLOC_RESTRICTIONS 1600
+	 */
+	const u64 c[] = { 1000, 800, 2400, 4000, 800, 320, 560, 1600 };
+	struct td_result r;
+
+	ASSERT_EQ(0, td_model_skymont.compute(&td_model_skymont, c, false, &r));
+	EXPECT_EQ(100000, r.l1[TD_FRONTEND_BOUND]);
+	EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+	EXPECT_EQ(500000, r.l1[TD_RETIRING]);
+	EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+	EXPECT_EQ(40000, r.l2[TD_FETCH_LATENCY]);
+	EXPECT_EQ(60000, r.l2[TD_FETCH_BANDWIDTH]);
+	EXPECT_EQ(70000, r.l2[TD_BRANCH_MISPREDICTS]);
+	EXPECT_EQ(30000, r.l2[TD_MACHINE_CLEARS]);
+	EXPECT_EQ(200000, r.l2[TD_CORE_BOUND]);
+	EXPECT_EQ(100000, r.l2[TD_RESOURCE_BOUND]);
+	/* frontend, retiring, bad speculation may take fixed counters 5, 6, 4 */
+	EXPECT_EQ(5, td_model_skymont.events[1].fixed);
+	EXPECT_EQ(6, td_model_skymont.events[3].fixed);
+	EXPECT_EQ(4, td_model_skymont.events[4].fixed);
+}
+
+/* Zen 6: Zen 5's formulas and encodings, amdzen6's name for 0x19f */
+TEST(zen6_is_zen5)
+{
+	const u64 c[] = { 1000, 2000, 1600, 3600, 1200, 800,
+			  100, 50, 50, 1000, 400, 300 };
+	struct td_result a, b;
+	unsigned int i;
+
+	ASSERT_EQ(0, td_model_zen5.compute(&td_model_zen5, c, false, &a));
+	ASSERT_EQ(0, td_model_zen6.compute(&td_model_zen6, c, false, &b));
+	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
+	for (i = 0; i < td_model_zen6.nr_events; i++)
+		EXPECT_EQ(td_model_zen5.events[i].config, td_model_zen6.events[i].config);
+	EXPECT_STREQ("bp_fe_redir.resync", td_model_zen6.events[8].name);
+}
+
+/* perf 7.3's neoverse-n3 and neoverse-v3 metrics.json with sbsa.json's */
+TEST(neoverse_n3_v3_hand_computed)
+{
+	/*
+	 * N3, cycles 1000 = 5000 slots, STALL_FRONTEND_FLUSH 20 (2 %):
+	 * frontend 1100/5000 - 2 % = 20 %; backend 1500/5000 = 30 %; busy
+	 * 1 - 2600/5000 = 48 %; retiring 2000/2400 * 48 % = 40 %; bad spec
+	 * 48 % - 40 % + 2 % = 10 %.  V3: the same at 10 slots a cycle.
+	 */
+	const u64 n3[] = { 1000, 1100, 1500, 2600, 2000, 2400, 20 };
+	const u64 v3[] = { 1000, 2200, 3000, 5200, 2000, 2400, 20 };
+	const struct td_model *m[] = { &td_model_neoverse_n3, &td_model_neoverse_v3 };
+	const u64 *c[] = { n3, v3 };
+	struct td_result r;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, m[i]->compute(m[i], c[i], false, &r));
+		EXPECT_EQ(200000, r.l1[TD_FRONTEND_BOUND]);
+		EXPECT_EQ(300000, r.l1[TD_BACKEND_BOUND]);
+		EXPECT_EQ(400000, r.l1[TD_RETIRING]);
+		EXPECT_EQ(100000, r.l1[TD_BAD_SPECULATION]);
+		EXPECT_FALSE(r.has_l2);
+		EXPECT_EQ(7, td_model_nr_events(m[i], 3));
+	}
+	/* the MIDR parts of 7.3's mapfile, any revision */
+	EXPECT_EQ(&td_model_neoverse_n3, td_model_arm(0x410fd8e0));
+	EXPECT_EQ(&td_model_neoverse_v3, td_model_arm(0x411fd831));
+}
+
 TEST(level_event_counts)
 {
 	/* Level 3 adds the memory events of the clock-tick nodes (README) */
@@ -510,9 +642,10 @@ TEST(level_event_counts)
 	EXPECT_EQ(10, td_model_nr_events(&td_model_ampereone, 3));
 }
 
-/* x86 identities as perf's x86/mapfile.csv (linux-source-6.12) maps them */
+/* x86 identities as perf's x86/mapfile.csv (linux-source-7.3) maps them */
 TEST(x86_identity)
 {
+	const int atom = TD_HYBRID(TD_CORE_ATOM, 0), core = TD_HYBRID(TD_CORE_CORE, 0);
 	bool unchecked;
 
 #define X86(v, f, m, t) td_model_x86(v, f, m, t, &unchecked)
@@ -523,26 +656,55 @@ TEST(x86_identity)
 	EXPECT_FALSE(unchecked);
 	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x8f, TD_NOT_HYBRID));
 	EXPECT_FALSE(unchecked);
-	/* Granite Rapids: spr's, and said to be unchecked (no 6.12 metrics) */
-	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xad, TD_NOT_HYBRID));
-	EXPECT_TRUE(unchecked);
+	/* Granite Rapids: its own, checked against 7.3's gnr-metrics.json */
+	EXPECT_EQ(&td_model_gnr, X86(TD_X86_INTEL, 6, 0xad, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_gnr, X86(TD_X86_INTEL, 6, 0xae, TD_NOT_HYBRID));
+	EXPECT_FALSE(unchecked);
 	/* Alder Lake and Meteor Lake: P-cores, and parts without E-cores */
-	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_CORE_CORE));
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, core));
 	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0x97, TD_NOT_HYBRID));
-	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_CORE));
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xaa, core));
 	/* their E-cores, and the parts that have E-cores only */
-	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xaa, TD_CORE_ATOM));
-	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0xba, TD_CORE_ATOM));
-	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0x97, TD_CORE_ATOM));
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xaa, atom));
+	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0xba, atom));
+	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0x97, atom));
 	EXPECT_EQ(&td_model_gracemont, X86(TD_X86_INTEL, 6, 0xbe, TD_NOT_HYBRID));
 	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xaf, TD_NOT_HYBRID));
 	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xb6, TD_NOT_HYBRID));
+	/* Arrow Lake U (0xb5) is in 7.3's meteorlake line */
+	EXPECT_EQ(&td_model_spr, X86(TD_X86_INTEL, 6, 0xb5, core));
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xb5,
+					   TD_HYBRID(TD_CORE_ATOM, TD_NATIVE_CMT)));
+	/* Lunar Lake, Arrow Lake (S, H): Lion Cove and Skymont */
+	EXPECT_EQ(&td_model_lioncove, X86(TD_X86_INTEL, 6, 0xbd, core));
+	EXPECT_EQ(&td_model_lioncove, X86(TD_X86_INTEL, 6, 0xc6, core));
+	EXPECT_EQ(&td_model_lioncove, X86(TD_X86_INTEL, 6, 0xc5, core));
+	EXPECT_EQ(&td_model_lioncove, X86(TD_X86_INTEL, 6, 0xbd, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_skymont, X86(TD_X86_INTEL, 6, 0xbd,
+					 TD_HYBRID(TD_CORE_ATOM, TD_NATIVE_SKT)));
+	EXPECT_EQ(&td_model_skymont, X86(TD_X86_INTEL, 6, 0xc6, atom));
+	EXPECT_EQ(&td_model_skymont, X86(TD_X86_INTEL, 6, 0xc5,
+					 TD_HYBRID(TD_CORE_ATOM, TD_NATIVE_SKT)));
+	/* Arrow Lake H's low-power E-cores (cpu_lowpower) are Crestmont */
+	EXPECT_EQ(&td_model_crestmont, X86(TD_X86_INTEL, 6, 0xc5,
+					   TD_HYBRID(TD_CORE_ATOM, TD_NATIVE_CMT)));
+	EXPECT_FALSE(unchecked);
 	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0x3f, TD_NOT_HYBRID));	/* Haswell-X */
-	/* AMD: Zen 4 is family 0x19 models 0x10-0x1f and 0x60 up; Zen 3 not */
+	/* Panther Lake: 7.3 has its events, no metrics */
+	EXPECT_EQ(NULL, X86(TD_X86_INTEL, 6, 0xcc, core));
+	/* AMD: Zen 4 is family 0x19 models 0x10-0x1f, 0x30-0x3f, 0x60 up */
 	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x11, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x3f, TD_NOT_HYBRID));
 	EXPECT_EQ(&td_model_zen4, X86(TD_X86_AMD, 0x19, 0x61, TD_NOT_HYBRID));
 	EXPECT_EQ(NULL, X86(TD_X86_AMD, 0x19, 0x21, TD_NOT_HYBRID));
+	/* family 0x1a: Zen 5 models 0x00-0x2f, 0x40-0x4f, 0x60-0x7f, else Zen 6 */
 	EXPECT_EQ(&td_model_zen5, X86(TD_X86_AMD, 0x1a, 0x02, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen5, X86(TD_X86_AMD, 0x1a, 0x44, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen5, X86(TD_X86_AMD, 0x1a, 0x70, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen6, X86(TD_X86_AMD, 0x1a, 0x30, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen6, X86(TD_X86_AMD, 0x1a, 0x50, TD_NOT_HYBRID));
+	EXPECT_EQ(&td_model_zen6, X86(TD_X86_AMD, 0x1a, 0x80, TD_NOT_HYBRID));
+	EXPECT_FALSE(unchecked);
 	EXPECT_EQ(NULL, X86(TD_X86_AMD, 0x17, 0x31, TD_NOT_HYBRID));
 #undef X86
 }
