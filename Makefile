@@ -45,6 +45,7 @@ KDIR  ?= /lib/modules/$(KVER)/build
 # Objects go to build/<kernel release>/ so one checkout builds for several kernels.
 OBJ   := $(TOP)/build/$(KVER)
 LSRC  := $(TOP)/build/linux-source-6.12
+LSRC73 := $(TOP)/build/linux-source-7.3
 
 # Debian packages the project needs (make deps installs the missing ones).
 DEPS := linux-headers-amd64 linux-image-amd64 \
@@ -53,14 +54,16 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	libmnl-dev libmicrohttpd-dev libjson-c-dev libncurses-dev tmux prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
-	flex bison bc libelf-dev dkms
+	flex bison bc libelf-dev dkms debootstrap
 
 .PHONY: all install dkms-src dkms-install dkms-uninstall soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
 # arm64 among dpkg's architectures: selftests/vm/arm64-root downloads arm64
-# packages (it unpacks them under build/, it installs none).
+# packages (it unpacks them under build/, it installs none).  Then Debian's
+# 7.3 (trixie-backports) and a trixie root to build for it, unpacked under
+# /var/cache/topdown by selftests/vm/kernel-root (the host's apt untouched).
 deps:
 	@dpkg --print-foreign-architectures | grep -qx arm64 || \
 		{ dpkg --add-architecture arm64 && apt-get update -q; }; \
@@ -72,6 +75,7 @@ deps:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+	@selftests/vm/kernel-root 7.3 > /dev/null
 
 # Symlink the sources into $(OBJ) and build there (kbuild writes next to the sources).
 modules:
@@ -89,7 +93,7 @@ ynl-gen: lsrc
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
 # the kselftest harness, lib.mk and runner, perf's event tables and the YNL
 # CLI.  The stamp's number goes up when the list grows.
-lsrc: $(LSRC)/.stamp-2
+lsrc: $(LSRC)/.stamp-2 $(LSRC73)/.stamp-1
 $(LSRC)/.stamp-2:
 	@mkdir -p $(TOP)/build
 	tar -C $(TOP)/build -xf /usr/src/linux-source-6.12.tar.xz \
@@ -105,6 +109,18 @@ $(LSRC)/.stamp-2:
 		linux-source-6.12/tools/perf/pmu-events/arch \
 		linux-source-6.12/tools/net/ynl \
 		linux-source-6.12/Documentation/netlink
+	touch $@
+
+# linux-source-7.3's checkpatch and perf tables, from the package that
+# selftests/vm/kernel-root fetched (make deps)
+$(LSRC73)/.stamp-1:
+	@mkdir -p $(TOP)/build
+	rm -rf $(LSRC73)
+	tar -C $(TOP)/build -xf $$(selftests/vm/kernel-root 7.3)/linux-source.tar.xz \
+		linux-source-7.3/scripts/checkpatch.pl \
+		linux-source-7.3/scripts/spelling.txt \
+		linux-source-7.3/scripts/const_structs.checkpatch \
+		linux-source-7.3/tools/perf/pmu-events/arch
 	touch $@
 
 # tdnl, the netlink client; it shares the model formulas with the module.
@@ -202,7 +218,7 @@ VERSION := $(shell sed -n 's/^\#define TD_VERSION\t"\(.*\)"$$/\1/p' $(TOP)/kmod/
 TD_SIGN := $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 install: modules tools
 	$(if $(TD_SIGN),@echo "install: modules not signed ($(KDIR) has no signing key; Secure Boot: README)")
-	$(MAKE) -C $(KDIR) M=$(OBJ) $(KARCH) INSTALL_MOD_PATH=$(DESTDIR) \
+	$(KMAKE) -C $(KDIR) M=$(OBJ) $(KARCH) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=updates DEPMOD=true $(TD_SIGN) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	install -D -m 0755 $(TOP)/build/bin/tdnl $(DESTDIR)$(PREFIX)/bin/tdnl

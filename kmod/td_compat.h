@@ -9,6 +9,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #if defined(CONFIG_X86) && defined(TD_HAVE_ASM_CPUID_API_H)
 #include <asm/cpuid/api.h>	/* cpuid_eax(), out of <asm/processor.h> since 6.15 */
 #endif
@@ -45,6 +46,11 @@ static inline bool td_group_waits(struct perf_event *ev)
 	return READ_ONCE(ev->ctx->rotate_necessary);
 #endif
 }
+
+/* kzalloc_obj() (7.0): a zeroed object of the type of what it is given */
+#ifndef kzalloc_obj
+#define kzalloc_obj(p, gfp)	kzalloc(sizeof(p), gfp)
+#endif
 
 /* hrtimer_setup() (6.13) sets the callback with the rest; hrtimer_init() is gone */
 static inline void td_hrtimer_setup(struct hrtimer *t,

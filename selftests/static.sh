@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host checks of the kernel code: warning-free W=1 builds and sparse (C=2)
 # against Debian's 6.1 and 6.12 headers, for amd64 and cross-built for
-# arm64, tdnl cross-built for arm64, and checkpatch.pl --strict from
-# linux-source-6.12, used in place.
+# arm64, and 7.3's (amd64, in its trixie root: gcc-14 and sid's sparse,
+# selftests/vm/kernel-root), tdnl cross-built for arm64, and checkpatch.pl
+# --strict from linux-source-6.12 and linux-source-7.3, used in place.
 set -u
 cd "$(dirname "$0")/.."
 source selftests/lib.sh
@@ -12,10 +13,17 @@ TOP=$PWD
 # amd64, then the same releases cross-built for arm64 (Debian's arm64
 # headers, unpacked by selftests/vm/arm64-root)
 arm64_root=$(selftests/vm/arm64-root) || t_fail "arm64 headers unpacked (selftests/vm/arm64-root)"
-for rel in 6.1 6.12 6.1-arm64 6.12-arm64; do
+for rel in 6.1 6.12 7.3 6.1-arm64 6.12-arm64; do
 	short=${rel%-arm64}
 	kver=$(selftests/vm/kver "$short") || { t_fail "headers for $short installed"; continue; }
 	kdir=/lib/modules/$kver/build
+	kmake=(make)
+	hroot=
+	if [[ $short == 7.* ]]; then
+		hroot=$(selftests/vm/kernel-root --find "$kver")/root
+		kdir=/usr/src/linux-headers-$kver
+		kmake=(selftests/vm/in-root "$hroot" make)
+	fi
 	karch=()
 	if [[ $rel == *-arm64 ]]; then
 		kver=${kver%-amd64}-arm64
@@ -36,13 +44,13 @@ for rel in 6.1 6.12 6.1-arm64 6.12-arm64; do
 		echo "$log" | sed 's/^/# /' | tail -40
 	fi
 	# C=2 runs sparse on every source, whether rebuilt or not
-	log=$(make -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1)
+	log=$("${kmake[@]}" -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1)
 	checked=$(grep -c "  CHECK " <<<"$log")
 	warn=$(grep -E "warning:|error:" <<<"$log")
 	# before 6.4 a policy's range pointer is not const and ynl-gen's
 	# ranges are (the validation only reads them; Kbuild says the same
 	# to gcc): that one line of kmod/td_nl_gen.c, and only there
-	hdrs=$(readlink -f "$kdir")
+	hdrs=$(readlink -f "$hroot$kdir")
 	if ! grep -qs 'const struct netlink_range_validation \*range;' \
 		"$hdrs/include/net/netlink.h" "${hdrs%-*}-common/include/net/netlink.h"; then
 		warn=$(grep -v 'kmod/td_nl_gen\.c:[0-9:]*: warning: incorrect type in initializer (different modifiers)' <<<"$warn")
@@ -68,14 +76,16 @@ mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] kmod/t
 # not ynl-gen's output (kmod/td_nl_gen.[ch]), which netlink/spec.py keeps
 # equal to what the kernel's generator makes of the spec
 mapfile -t srcs < <(printf '%s\n' "${srcs[@]}" | grep -v '^kmod/td_nl_gen\.[ch]$' | sort -u)
-out=$(perl build/linux-source-6.12/scripts/checkpatch.pl --strict --no-tree --terse \
-	--show-types -f "${srcs[@]}" 2>&1)
-bad=$(grep -E "^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)" <<<"$out")
-if [ -z "$bad" ] && [ "${#srcs[@]}" -gt 0 ]; then
-	t_ok "checkpatch.pl --strict clean on ${#srcs[@]} kernel files"
-else
-	t_fail "checkpatch.pl --strict clean on ${#srcs[@]} kernel files"
-	echo "$bad" | sed 's/^/# /'
-fi
+for lsrc in linux-source-6.12 linux-source-7.3; do
+	out=$(perl "build/$lsrc/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types -f "${srcs[@]}" 2>&1)
+	bad=$(grep -E "^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)" <<<"$out")
+	if [ -z "$bad" ] && [ "${#srcs[@]}" -gt 0 ] && [ -r "build/$lsrc/scripts/checkpatch.pl" ]; then
+		t_ok "checkpatch.pl --strict of $lsrc clean on ${#srcs[@]} kernel files"
+	else
+		t_fail "checkpatch.pl --strict of $lsrc clean on ${#srcs[@]} kernel files"
+		echo "${bad:-$out}" | sed 's/^/# /' | head -40
+	fi
+done
 
 t_done

@@ -228,11 +228,13 @@ struct tdsim_cpu *tdsim_cpu(unsigned int cpu);
 
 /* tdsim_intel.c, tdsim_amd.c, tdsim_arm.c */
 extern const struct tdsim_model tdsim_skl, tdsim_icl, tdsim_spr;
-extern const struct tdsim_model tdsim_zen4, tdsim_zen5;
+extern const struct tdsim_model tdsim_gnr, tdsim_lioncove, tdsim_skymont;
+extern const struct tdsim_model tdsim_zen4, tdsim_zen5, tdsim_zen6;
 extern const struct tdsim_model tdsim_neoverse_n1, tdsim_neoverse_n2;
 extern const struct tdsim_model tdsim_neoverse_v2, tdsim_neoverse_v1;
 extern const struct tdsim_model tdsim_neoverse_n2_r0, tdsim_ampereone;
 extern const struct tdsim_model tdsim_ampereonex;
+extern const struct tdsim_model tdsim_neoverse_n3, tdsim_neoverse_v3;
 extern const struct tdsim_model tdsim_gracemont, tdsim_crestmont;
 
 /* tdsim_profile.c */

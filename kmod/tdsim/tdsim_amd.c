@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdsim models of AMD Zen 4 (6 dispatch slots) and Zen 5 (8): the events of
- * perf's PipelineL1/PipelineL2 metrics (tools/perf/pmu-events/arch/x86/
- * amdzen4, amdzen5).  AMD's raw config puts event bits 8-11 at config 32-35.
+ * tdsim models of AMD Zen 4 (6 dispatch slots), Zen 5 and Zen 6 (8): the
+ * events of perf's PipelineL1/PipelineL2 metrics (tools/perf/pmu-events/
+ * arch/x86/amdzen4, amdzen5; amdzen6 in 7.3).  AMD's raw config puts
+ * event bits 8-11 at config 32-35.
  */
 #include <linux/kernel.h>
 #include "tdsim.h"
@@ -66,6 +67,27 @@ static const struct tdsim_event zen5_events[ZEN_NR] = {
 	[ZEN_UCODE_OPS]		= { 0x1000000c2, "ex_ret_ucode_ops", ALL6, -1 },
 };
 
+/* Zen 6 (7.3's amdzen6): Zen 5's encodings, 0x19f named bp_fe_redir.resync */
+static const struct tdsim_event zen6_events[ZEN_NR] = {
+	[ZEN_CYCLES]		= { 0x76, "ls_not_halted_cyc", ALL6, -1 },
+	[ZEN_INSTR]		= { 0xc0, "ex_ret_instr", ALL6, -1 },
+	[ZEN_FE] = { 0x1000001a0,
+		"de_no_dispatch_per_slot.no_ops_from_frontend", ALL6, -1 },
+	[ZEN_FE_LAT] = { 0x1080001a0,
+		"de_no_dispatch_per_slot.no_ops_from_frontend:c8", ALL6, -1 },
+	[ZEN_BE] = { 0x100001ea0,
+		"de_no_dispatch_per_slot.backend_stalls", ALL6, -1 },
+	[ZEN_SMT] = { 0x1000060a0,
+		"de_no_dispatch_per_slot.smt_contention", ALL6, -1 },
+	[ZEN_DISP]		= { 0x07aa, "de_src_op_disp.all", ALL6, -1 },
+	[ZEN_RET_OPS]		= { 0xc1, "ex_ret_ops", ALL6, -1 },
+	[ZEN_BRN_MISP]		= { 0xc3, "ex_ret_brn_misp", ALL6, -1 },
+	[ZEN_RESYNC]		= { 0x019f, "bp_fe_redir.resync", ALL6, -1 },
+	[ZEN_NOT_COMPLETE]	= { 0x02d6, "ex_no_retire.not_complete", ALL6, -1 },
+	[ZEN_LOAD_NOT_COMPLETE]	= { 0xa2d6, "ex_no_retire.load_not_complete", ALL6, -1 },
+	[ZEN_UCODE_OPS]		= { 0x1000000c2, "ex_ret_ucode_ops", ALL6, -1 },
+};
+
 /* total_dispatch_slots = width * ls_not_halted_cyc; every L1 node is X / slots. */
 static void zen_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
 		      unsigned int siblings, u32 *r)
@@ -114,6 +136,17 @@ const struct tdsim_model tdsim_zen5 = {
 	.gp_counters = 6,
 	.smt_contention = true,
 	.events = zen5_events,
+	.nr_events = ZEN_NR,
+	.rates = zen_rates,
+};
+
+const struct tdsim_model tdsim_zen6 = {
+	.name = "zen6",
+	.vendor = TDSIM_AMD,
+	.width = 8,
+	.gp_counters = 6,
+	.smt_contention = true,
+	.events = zen6_events,
 	.nr_events = ZEN_NR,
 	.rates = zen_rates,
 };

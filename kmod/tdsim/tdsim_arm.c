@@ -108,6 +108,82 @@ static void v1_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
 			    r[ARM_STALL_SLOT_BACKEND];
 }
 
+/*
+ * Neoverse N3 and V3 (perf 7.3's neoverse-n3, neoverse-v3 metrics.json):
+ * STALL_FRONTEND_FLUSH cycles go from frontend bound to bad speculation,
+ * backend bound is STALL_SLOT_BACKEND's alone:
+ *
+ *   frontend = STALL_SLOT_FRONTEND / (W * CPU_CYCLES) - STALL_FRONTEND_FLUSH / CPU_CYCLES
+ *   bad_spec = (1 - STALL_SLOT / (W * CPU_CYCLES)) * (1 - OP_RETIRED / OP_SPEC)
+ *              + STALL_FRONTEND_FLUSH / CPU_CYCLES
+ *
+ * with W 5 (N3) or 10 (V3) written in, and sbsa.json's retiring and
+ * backend bound over #slots: the counts give the profile back at the
+ * model's own width (slots= other than W puts the two apart).
+ */
+enum { V3_STALL_FRONTEND_FLUSH = ARM_NR, V3_NR };
+
+static const struct tdsim_event neoverse_v3_events[V3_NR] = {
+	[ARM_CYCLES] = { 0x11, "CPU_CYCLES", ALL6, 0 },
+	[ARM_INST] = { 0x08, "INST_RETIRED", ALL6, -1 },
+	[ARM_BR_MIS_PRED] = { 0x10, "BR_MIS_PRED", ALL6, -1 },
+	[ARM_BR_MIS_PRED_RETIRED] = { 0x22, "BR_MIS_PRED_RETIRED", ALL6, -1 },
+	[ARM_STALL_FRONTEND] = { 0x23, "STALL_FRONTEND", ALL6, -1 },
+	[ARM_STALL_BACKEND] = { 0x24, "STALL_BACKEND", ALL6, -1 },
+	[ARM_OP_RETIRED] = { 0x3a, "OP_RETIRED", ALL6, -1 },
+	[ARM_OP_SPEC] = { 0x3b, "OP_SPEC", ALL6, -1 },
+	[ARM_STALL_SLOT_BACKEND] = { 0x3d, "STALL_SLOT_BACKEND", ALL6, -1 },
+	[ARM_STALL_SLOT_FRONTEND] = { 0x3e, "STALL_SLOT_FRONTEND", ALL6, -1 },
+	[ARM_STALL_SLOT] = { 0x3f, "STALL_SLOT", ALL6, -1 },
+	[V3_STALL_FRONTEND_FLUSH] = { 0x8162, "STALL_FRONTEND_FLUSH", ALL6, -1 },
+};
+
+static void neoverse_v3_rates(const struct tdsim_model *m,
+			      const struct tdsim_profile *p,
+			      unsigned int siblings, u32 *r)
+{
+	u32 w = m->width;
+	/* flush cycles per cycle; at most bad_spec / 8 so OP_SPEC >= OP_RETIRED */
+	u32 f = min(P(BAD_SPECULATION) / 8, MAX_MISPREDICTS);
+	u32 busy;
+
+	neoverse_rates(m, p, siblings, r);
+	r[V3_STALL_FRONTEND_FLUSH] = f;
+	r[ARM_STALL_SLOT_FRONTEND] = (P(FRONTEND_BOUND) + f) * w;
+	r[ARM_STALL_SLOT_BACKEND] = P(BACKEND_BOUND) * w;
+	r[ARM_STALL_SLOT] = r[ARM_STALL_SLOT_FRONTEND] +
+			    r[ARM_STALL_SLOT_BACKEND];
+	busy = P(RETIRING) + P(BAD_SPECULATION) - f;
+	r[ARM_OP_RETIRED] = P(RETIRING) * w;
+	r[ARM_OP_SPEC] = busy ? busy * w : w * ONE;
+	r[ARM_INST] = r[ARM_OP_RETIRED] - r[ARM_OP_RETIRED] / 10;
+}
+
+/* Armv9.2 cores: PMUv3p4 or later, caps/slots says their width */
+const struct tdsim_model tdsim_neoverse_n3 = {
+	.name = "neoverse-n3",
+	.vendor = TDSIM_ARM,
+	.pmmir = true,
+	.width = 5,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_v3_events,
+	.nr_events = V3_NR,
+	.rates = neoverse_v3_rates,
+};
+
+const struct tdsim_model tdsim_neoverse_v3 = {
+	.name = "neoverse-v3",
+	.vendor = TDSIM_ARM,
+	.pmmir = true,
+	.width = 10,
+	.gp_counters = 6,
+	.fixed_counters = 1,
+	.events = neoverse_v3_events,
+	.nr_events = V3_NR,
+	.rates = neoverse_v3_rates,
+};
+
 /* AmpereOne's own events (core-imp-def.json), after the common ones */
 enum {
 	AMPERE_GPC_FLUSH = ARM_NR, AMPERE_STALL_BACKEND_TLB,

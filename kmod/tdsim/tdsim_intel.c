@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdsim models of Intel cores: Skylake (width 4), Ice Lake (5) and
- * Sapphire Rapids (6).
+ * tdsim models of Intel cores: Skylake (width 4), Ice Lake (5), Sapphire
+ * Rapids and Granite Rapids (6), Lion Cove (8); the Atom cores below.
  *
  * Each table lists the raw events perf's JSON (tools/perf/pmu-events/arch/x86)
  * uses for TMA Levels 1 to 4 with their counter constraints; each rates()
@@ -495,6 +495,164 @@ const struct tdsim_model tdsim_spr = {
 };
 
 /*
+ * Granite Rapids: spr's events, but perf 7.3's gnr-metrics.json names
+ * OFFCORE_REQUESTS_OUTSTANDING 0x20/0x08 DATA_RD and takes memory
+ * bandwidth at 12 reads outstanding (:c12) where spr takes 4.
+ */
+static const struct tdsim_event gnr_events[SPR_NR] = {
+	[SPR_INST]		= { 0x00c0, "INST_RETIRED.ANY", ALL8, 0 },
+	[SPR_CLK]		= { 0x003c, "CPU_CLK_UNHALTED.THREAD", ALL8, 1 },
+	[SPR_REF_TSC]		= { 0x0300, "CPU_CLK_UNHALTED.REF_TSC", 0, 2 },
+	[SPR_SLOTS]		= { 0x0400, "TOPDOWN.SLOTS", 0, 3 },
+	[SPR_SLOTS_P]		= { 0x01a4, "TOPDOWN.SLOTS_P", ALL8, NOFIX },
+	[SPR_RETIRE_SLOTS]	= { 0x02c2, "UOPS_RETIRED.SLOTS", ALL8, NOFIX },
+	[SPR_HEAVY]		= { 0x01c2, "UOPS_RETIRED.HEAVY", ALL8, NOFIX },
+	[SPR_MS]		= { 0x04c2, "UOPS_RETIRED.MS", ALL8, NOFIX },
+	[SPR_UOPS_ISSUED]	= { 0x01ae, "UOPS_ISSUED.ANY", ALL8, NOFIX },
+	[SPR_IDQ_BUBBLES]	= { 0x019c, "IDQ_BUBBLES.CORE", ALL8, NOFIX },
+	[SPR_IDQ_CYC0] = { 0x0600019c,
+		"IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", ALL8, NOFIX },
+	[SPR_UOP_DROPPING]	= { 0x10ad, "INT_MISC.UOP_DROPPING", ALL8, NOFIX },
+	[SPR_RECOVERY]		= { 0x01ad, "INT_MISC.RECOVERY_CYCLES", ALL8, NOFIX },
+	[SPR_CLEARS_COUNT]	= { 0x010401ad, "INT_MISC.CLEARS_COUNT", ALL8, NOFIX },
+	[SPR_BE_SLOTS]		= { 0x02a4, "TOPDOWN.BACKEND_BOUND_SLOTS", ALL8, NOFIX },
+	[SPR_BAD_SPEC_SLOTS]	= { 0x04a4, "TOPDOWN.BAD_SPEC_SLOTS", GP0, NOFIX },
+	[SPR_BR_MISP_SLOTS]	= { 0x08a4, "TOPDOWN.BR_MISPREDICT_SLOTS", GP0, NOFIX },
+	[SPR_MEM_SLOTS]		= { 0x10a4, "TOPDOWN.MEMORY_BOUND_SLOTS", ALL8, NOFIX },
+	[SPR_BR_MISP]		= { 0x00c5, "BR_MISP_RETIRED.ALL_BRANCHES", ALL8, NOFIX },
+	[SPR_MACHINE_CLEARS]	= { 0x010401c3, "MACHINE_CLEARS.COUNT", ALL8, NOFIX },
+	[SPR_BOUND_ON_LOADS]	= { 0x050021a6, "EXE_ACTIVITY.BOUND_ON_LOADS", ALL8, NOFIX },
+	[SPR_BOUND_ON_STORES]	= { 0x020040a6, "EXE_ACTIVITY.BOUND_ON_STORES", ALL8, NOFIX },
+	[SPR_STALLS_L1D_MISS]	= { 0x03000347, "MEMORY_ACTIVITY.STALLS_L1D_MISS", ALL4, NOFIX },
+	[SPR_STALLS_L2_MISS]	= { 0x05000547, "MEMORY_ACTIVITY.STALLS_L2_MISS", ALL4, NOFIX },
+	[SPR_STALLS_L3_MISS]	= { 0x09000947, "MEMORY_ACTIVITY.STALLS_L3_MISS", ALL4, NOFIX },
+	[SPR_ORO_ALL] = { 0x0820,
+		"OFFCORE_REQUESTS_OUTSTANDING.DATA_RD", ALL4, NOFIX },
+	[SPR_ORO_C4] = { 0x0c000820,
+		"OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12", ALL4, NOFIX },
+	[SPR_ORO_CYCLES] = { 0x01000820,
+		"OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD", ALL4, NOFIX },
+};
+
+/* spr's, with 12 reads outstanding in each bandwidth-bound cycle */
+static void gnr_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
+		      unsigned int siblings, u32 *r)
+{
+	spr_rates(m, p, siblings, r);
+	r[SPR_ORO_ALL] = 12 * P(MEM_BANDWIDTH) + 2 * P(MEM_LATENCY);
+}
+
+const struct tdsim_model tdsim_gnr = {
+	.name = "gnr",
+	.vendor = TDSIM_INTEL,
+	.width = 6,
+	.gp_counters = 8,
+	.fixed_counters = 4,
+	.events = gnr_events,
+	.nr_events = SPR_NR,
+	.rates = gnr_rates,
+};
+
+/*
+ * ---- Lion Cove (Arrow Lake, Lunar Lake P-cores): width 8, 10 GP ----
+ * perf 7.3's lnl/arl-metrics.json: each Level 1 node and measured Level 2
+ * child its own slots event over TOPDOWN.SLOTS, fetch latency 8 *
+ * IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE (cmask 8); Level 3 the
+ * MEMORY_STALLS cycles, l2_bound the L2 hits' share of MEMORY_STALLS.L2.
+ */
+#define ALL10	0x03ff		/* "0,1,2,3,4,5,6,7,8,9" */
+#define GP3	0x0008		/* "3" */
+/* L2 hits and uncacheable loads per cycle: the share l2_bound takes */
+#define LNC_L2_HIT_RATE	16000U
+#define LNC_UC_RATE	2000U
+
+enum {
+	LNC_INST, LNC_CLK, LNC_REF_TSC, LNC_SLOTS, LNC_SLOTS_P,
+	LNC_RETIRE_SLOTS, LNC_HEAVY, LNC_BAD_SPEC_SLOTS, LNC_BR_MISP_SLOTS,
+	LNC_IDQ_BUBBLES, LNC_IDQ_CYC0, LNC_BE_SLOTS, LNC_MEM_SLOTS,
+	LNC_STALLS_L1, LNC_STALLS_L2, LNC_STALLS_L3, LNC_STALLS_MEM,
+	LNC_L2_HIT, LNC_UC, LNC_BOUND_ON_STORES,
+	LNC_ORO_ALL, LNC_ORO_C4, LNC_ORO_CYCLES,
+	LNC_NR
+};
+
+static const struct tdsim_event lnc_events[LNC_NR] = {
+	[LNC_INST]		= { 0x00c0, "INST_RETIRED.ANY", ALL10, 0 },
+	[LNC_CLK]		= { 0x003c, "CPU_CLK_UNHALTED.THREAD", ALL10, 1 },
+	[LNC_REF_TSC]		= { 0x0300, "CPU_CLK_UNHALTED.REF_TSC", 0, 2 },
+	[LNC_SLOTS]		= { 0x0400, "TOPDOWN.SLOTS", 0, 3 },
+	[LNC_SLOTS_P]		= { 0x01a4, "TOPDOWN.SLOTS_P", ALL10, NOFIX },
+	[LNC_RETIRE_SLOTS]	= { 0x02c2, "UOPS_RETIRED.SLOTS", ALL10, NOFIX },
+	[LNC_HEAVY]		= { 0x01c2, "UOPS_RETIRED.HEAVY", ALL10, NOFIX },
+	[LNC_BAD_SPEC_SLOTS]	= { 0x04a4, "TOPDOWN.BAD_SPEC_SLOTS", GP0, NOFIX },
+	[LNC_BR_MISP_SLOTS]	= { 0x08a4, "TOPDOWN.BR_MISPREDICT_SLOTS", GP0, NOFIX },
+	[LNC_IDQ_BUBBLES]	= { 0x019c, "IDQ_BUBBLES.CORE", ALL10, NOFIX },
+	[LNC_IDQ_CYC0] = { 0x0800019c,
+		"IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", ALL10, NOFIX },
+	[LNC_BE_SLOTS]		= { 0x02a4, "TOPDOWN.BACKEND_BOUND_SLOTS", ALL10, NOFIX },
+	[LNC_MEM_SLOTS]		= { 0x10a4, "TOPDOWN.MEMORY_BOUND_SLOTS", GP3, NOFIX },
+	[LNC_STALLS_L1]		= { 0x0146, "MEMORY_STALLS.L1", ALL10, NOFIX },
+	[LNC_STALLS_L2]		= { 0x0246, "MEMORY_STALLS.L2", ALL10, NOFIX },
+	[LNC_STALLS_L3]		= { 0x0446, "MEMORY_STALLS.L3", ALL10, NOFIX },
+	[LNC_STALLS_MEM]	= { 0x0846, "MEMORY_STALLS.MEM", ALL10, NOFIX },
+	[LNC_L2_HIT]		= { 0x02d1, "MEM_LOAD_RETIRED.L2_HIT", ALL4, NOFIX },
+	[LNC_UC]		= { 0x04d4, "MEM_LOAD_MISC_RETIRED.UC", ALL4, NOFIX },
+	[LNC_BOUND_ON_STORES]	= { 0x020040a6, "EXE_ACTIVITY.BOUND_ON_STORES", ALL10, NOFIX },
+	[LNC_ORO_ALL] = { 0x0820,
+		"OFFCORE_REQUESTS_OUTSTANDING.DATA_RD", ALL4, NOFIX },
+	[LNC_ORO_C4] = { 0x04000820,
+		"OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4", ALL4, NOFIX },
+	[LNC_ORO_CYCLES] = { 0x01000820,
+		"OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD", ALL4, NOFIX },
+};
+
+static void lnc_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
+		      unsigned int siblings, u32 *r)
+{
+	u32 w = m->width;
+	u32 s = w * ONE;
+
+	r[LNC_CLK] = ONE;
+	r[LNC_REF_TSC] = ONE;
+	r[LNC_SLOTS] = s;
+	r[LNC_SLOTS_P] = s;
+	r[LNC_RETIRE_SLOTS] = tdsim_scale(P(RETIRING), s);
+	r[LNC_INST] = r[LNC_RETIRE_SLOTS] - r[LNC_RETIRE_SLOTS] / 10;
+	r[LNC_HEAVY] = tdsim_scale(P(HEAVY_OPERATIONS), s);
+	r[LNC_BAD_SPEC_SLOTS] = tdsim_scale(P(BAD_SPECULATION), s);
+	r[LNC_BR_MISP_SLOTS] = tdsim_scale(P(BRANCH_MISPREDICTS), s);
+	r[LNC_IDQ_BUBBLES] = tdsim_scale(P(FRONTEND_BOUND), s);
+	/* fetch_latency = 8 * CYC0 / SLOTS */
+	r[LNC_IDQ_CYC0] = tdsim_scale(P(FETCH_LATENCY), s) / w;
+	r[LNC_BE_SLOTS] = tdsim_scale(P(BACKEND_BOUND), s);
+	r[LNC_MEM_SLOTS] = tdsim_scale(P(MEMORY_BOUND), s);
+
+	/* l2_bound = L2_HIT / (L2_HIT + UC) * MEMORY_STALLS.L2 / clks */
+	r[LNC_L2_HIT] = LNC_L2_HIT_RATE;
+	r[LNC_UC] = LNC_UC_RATE;
+	r[LNC_STALLS_L2] = tdsim_ratio(P(L2_BOUND), LNC_L2_HIT_RATE,
+				       LNC_L2_HIT_RATE + LNC_UC_RATE);
+	r[LNC_STALLS_L1] = P(L1_BOUND);
+	r[LNC_STALLS_L3] = P(L3_BOUND);
+	r[LNC_STALLS_MEM] = P(DRAM_BOUND);
+	r[LNC_BOUND_ON_STORES] = P(STORE_BOUND);
+	r[LNC_ORO_C4] = P(MEM_BANDWIDTH);
+	r[LNC_ORO_CYCLES] = P(MEM_BANDWIDTH) + P(MEM_LATENCY);
+	r[LNC_ORO_ALL] = 4 * P(MEM_BANDWIDTH) + 2 * P(MEM_LATENCY);
+}
+
+const struct tdsim_model tdsim_lioncove = {
+	.name = "lioncove",
+	.vendor = TDSIM_INTEL,
+	.width = 8,
+	.gp_counters = 10,
+	.fixed_counters = 4,
+	.events = lnc_events,
+	.nr_events = LNC_NR,
+	.rates = lnc_rates,
+};
+
+/*
  * Atom cores (td_atom.c): Level 1 from TOPDOWN_*.ALL(_P) over width *
  * CPU_CLK_UNHALTED.CORE, as perf's alderlake and meteorlake cpu_atom,
  * sierraforest and grandridge tables; Gracemont's bad speculation is what
@@ -585,4 +743,51 @@ const struct tdsim_model tdsim_crestmont = {
 	.events = cmt_events,
 	.nr_events = ATOM_NR,
 	.rates = atom_rates,
+};
+
+/*
+ * Skymont (Lunar Lake, Arrow Lake E-cores): Crestmont's nodes, width 8,
+ * from other encodings (lunarlake/arrowlake cpu_atom JSON of 7.3).  Fixed
+ * counters 4-6 count bad speculation, frontend bound and retiring: the
+ * JSON's TOPDOWN_*.ALL pseudo-encodings, or the _P encodings, which may
+ * also use a general-purpose counter (intel_skt_event_constraints).
+ */
+enum { SKT_BAD_FIXED = ATOM_NR, SKT_FE_FIXED, SKT_RET_FIXED, SKT_NR };
+
+static const struct tdsim_event skt_events[SKT_NR] = {
+	[ATOM_INST]	= { 0x00c0, "INST_RETIRED.ANY", ALL8, 0 },
+	[ATOM_CLK]	= { 0x003c, "CPU_CLK_UNHALTED.CORE", ALL8, 1 },
+	[ATOM_REF_TSC]	= { 0x0300, "CPU_CLK_UNHALTED.REF_TSC", 0, 2 },
+	[ATOM_FE]	= { 0x019c, "TOPDOWN_FE_BOUND.ALL_P", ALL8, 5 },
+	[ATOM_BE]	= { 0x02a4, "TOPDOWN_BE_BOUND.ALL_P", ALL8, NOFIX },
+	[ATOM_RET]	= { 0x02c2, "TOPDOWN_RETIRING.ALL_P", ALL8, 6 },
+	[ATOM_BAD]	= { 0x0073, "TOPDOWN_BAD_SPECULATION.ALL_P", ALL8, 4 },
+	[ATOM_FE_LAT]	= { 0x7271, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", ALL8, NOFIX },
+	[ATOM_FE_BW]	= { 0x8d71, "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", ALL8, NOFIX },
+	[ATOM_MISP]	= { 0x0473, "TOPDOWN_BAD_SPECULATION.MISPREDICT", ALL8, NOFIX },
+	[ATOM_CLEARS]	= { 0x0373, "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", ALL8, NOFIX },
+	[ATOM_ALLOC]	= { 0x0174, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", ALL8, NOFIX },
+	[SKT_BAD_FIXED]	= { 0x0500, "TOPDOWN_BAD_SPECULATION.ALL", 0, 4 },
+	[SKT_FE_FIXED]	= { 0x0600, "TOPDOWN_FE_BOUND.ALL", 0, 5 },
+	[SKT_RET_FIXED]	= { 0x0700, "TOPDOWN_RETIRING.ALL", 0, 6 },
+};
+
+static void skt_rates(const struct tdsim_model *m, const struct tdsim_profile *p,
+		      unsigned int siblings, u32 *r)
+{
+	atom_rates(m, p, siblings, r);
+	r[SKT_BAD_FIXED] = r[ATOM_BAD];
+	r[SKT_FE_FIXED] = r[ATOM_FE];
+	r[SKT_RET_FIXED] = r[ATOM_RET];
+}
+
+const struct tdsim_model tdsim_skymont = {
+	.name = "skymont",
+	.vendor = TDSIM_INTEL,
+	.width = 8,
+	.gp_counters = 8,
+	.fixed_counters = 7,
+	.events = skt_events,
+	.nr_events = SKT_NR,
+	.rates = skt_rates,
 };

@@ -41,11 +41,12 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include "td_compat.h"
 #include "tdsim.h"
 
 static char *model = "spr";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, zen4, zen5, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, ampereone, ampereonex, gracemont, crestmont");
+MODULE_PARM_DESC(model, "CPU to emulate: skl, icl, spr, gnr, lioncove, zen4, zen5, zen6, neoverse-n1, neoverse-n2, neoverse-n2-r0p2, neoverse-v1, neoverse-v2, neoverse-n3, neoverse-v3, ampereone, ampereonex, gracemont, crestmont, skymont");
 
 static int slots = -1;
 module_param(slots, int, 0444);
@@ -65,7 +66,7 @@ MODULE_PARM_DESC(atom_cpus, "CPU list of a second PMU, tdsim_atom, as a hybrid p
 
 static char *atom_model;
 module_param(atom_model, charp, 0444);
-MODULE_PARM_DESC(atom_model, "the model of atom_cpus=: gracemont, crestmont");
+MODULE_PARM_DESC(atom_model, "the model of atom_cpus=: gracemont, crestmont, skymont");
 
 static int counters = -1;
 module_param(counters, int, 0444);
@@ -107,7 +108,9 @@ static const struct tdsim_model * const tdsim_models[] = {
 	&tdsim_skl, &tdsim_icl, &tdsim_spr, &tdsim_zen4, &tdsim_zen5,
 	&tdsim_neoverse_n1, &tdsim_neoverse_n2, &tdsim_neoverse_n2_r0,
 	&tdsim_neoverse_v1, &tdsim_neoverse_v2, &tdsim_ampereone,
-	&tdsim_ampereonex, &tdsim_gracemont, &tdsim_crestmont,
+	&tdsim_ampereonex, &tdsim_gracemont, &tdsim_crestmont, &tdsim_gnr,
+	&tdsim_lioncove, &tdsim_skymont, &tdsim_zen6, &tdsim_neoverse_n3,
+	&tdsim_neoverse_v3,
 };
 
 /* every model's name, space separated (for error messages) */
@@ -321,7 +324,7 @@ static int tdsim_truth_open(struct inode *inode, struct file *file)
 {
 	struct tdsim_truth_file *tf;
 
-	tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	tf = kzalloc_obj(*tf, GFP_KERNEL);
 	if (!tf)
 		return -ENOMEM;
 	tf->sc = inode->i_private;

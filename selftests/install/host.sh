@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Installing, on the host: make install into a DESTDIR for both Debian
-# kernels (the modules in updates/ with the version and the kernel they
+# Installing, on the host: make install into a DESTDIR for the Debian
+# kernels 6.1, 6.12 and 7.3 (the modules in updates/ with the version and the kernel they
 # were built for, tdnl that runs, its man page, the examples), kept in
 # build/install/KVER for the VM's test (selftests/install/guest.sh copies
 # it into the guest's root and modprobes from it) with the index depmod
 # makes of the kernel's modules and these (depmod under TCG takes
 # minutes), and DKMS:
-# make dkms-src, then dkms add and build for both kernels, each module
+# make dkms-src, then dkms add and build for the host's own kernels (6.1, 6.12), each module
 # built for its kernel; removed again at the end, whatever happened.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -16,11 +16,21 @@ TD_PREFIX=install
 source selftests/lib.sh
 
 # the Debian kernels installed (make deps takes the newest of each series;
-# the archive moves on: 6.1.0-56 gave way to 6.1.0-57)
-KVERS=""
-for series in 6.1 6.12; do
+# the archive moves on: 6.1.0-56 gave way to 6.1.0-57), and 7.3 from its
+# root (selftests/vm/kernel-root).  DKMS builds with the host's compiler
+# for the host's kernels: 7.3's headers want trixie's gcc-14, so a DKMS
+# build for it is a trixie host's, not this one's.
+KVERS="" DKMS_KVERS=""
+declare -A KTREE=()
+for series in 6.1 6.12 7.3; do
 	k=$(selftests/vm/kver "$series") || { t_fail "no Debian $series kernel with headers (make deps)"; continue; }
 	KVERS="$KVERS $k"
+	KTREE[$k]=/lib/modules/$k
+	if [ "$series" = 7.3 ]; then
+		KTREE[$k]=$(selftests/vm/kernel-root --find "$k")/root/usr/lib/modules/$k
+	else
+		DKMS_KVERS="$DKMS_KVERS $k"
+	fi
 done
 VERSION=$(sed -n 's/^#define TD_VERSION\t"\(.*\)"$/\1/p' kmod/td_types.h)
 stage=build/install
@@ -47,8 +57,8 @@ for k in $KVERS; do
 	# depmod as a package's postinst would, over the kernel's tree and ours
 	base=$tmp/depmod-$k/lib/modules/$k
 	mkdir -p "$base"
-	ln -s "/lib/modules/$k/kernel" "$base/kernel"
-	cp /lib/modules/"$k"/modules.builtin* /lib/modules/"$k"/modules.order "$base/"
+	ln -s "${KTREE[$k]}/kernel" "$base/kernel"
+	cp "${KTREE[$k]}"/modules.builtin* "${KTREE[$k]}"/modules.order "$base/"
 	cp -a "$dest/lib/modules/$k/updates" "$base/"
 	depmod -b "$tmp/depmod-$k" "$k" && cp "$base"/modules.* "$dest/lib/modules/$k/"
 	n=$(grep -c '^updates/' "$base/modules.dep" 2> /dev/null)
@@ -98,7 +108,7 @@ else
 fi
 check "dkms.conf has the version ($VERSION) and no placeholder" \
 	bash -c "grep -qx 'PACKAGE_VERSION=\"$VERSION\"' '$dkms_src/dkms.conf' && ! grep -q @VERSION@ '$dkms_src/dkms.conf'"
-for k in $KVERS; do
+for k in $DKMS_KVERS; do
 	if ! dkms build "topdown/$VERSION" -k "$k" > "$tmp/dkms-$k.log" 2>&1; then
 		t_fail "dkms build -k $k: $(tail -3 "$tmp/dkms-$k.log" | tr '\n' ' ')"
 		continue
