@@ -160,7 +160,7 @@ $(TOP)/build/arm64/bin/tdnl: $(TDNL_SRCS) $(TDNL_HDRS) $(ARM64_ROOT)/.recipe
 		$(ARM64_ROOT)/lib/aarch64-linux-gnu/libncursesw.so.6 \
 		$(ARM64_ROOT)/lib/aarch64-linux-gnu/libtinfo.so.6 -lpthread -lm -ldl
 
-# The tests: host checks, then the VM tests on Debian's 6.1 and 6.12 kernels.
+# The tests: host checks, then the VM tests on Debian's 6.1, 6.12 and 7.3 kernels.
 check: deps lsrc
 	@selftests/check
 
