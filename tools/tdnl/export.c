@@ -144,8 +144,8 @@ static void label(FILE *f, const char *v)
 
 static const char *core_type(const char *model)
 {
-	return !strcmp(model, "gracemont") || !strcmp(model, "crestmont") ?
-	       "atom" : "core";
+	return !strcmp(model, "gracemont") || !strcmp(model, "crestmont") ||
+	       !strcmp(model, "skymont") ? "atom" : "core";
 }
 
 static const struct tdnl_model *cpu_model(unsigned int cpu)

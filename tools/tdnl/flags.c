@@ -7,8 +7,8 @@
  * The thresholds are perf's MetricThreshold, for the models perf gives
  * them (tools/perf/pmu-events/arch/x86/{sapphirerapids,icelake,skylake}
  * for the Core tree, {alderlaken,sierraforest} for the Atom one, in
- * linux-source-6.12); selftests/tdnl/thresholds.py keeps this table equal
- * to those files.  perf's expressions also require the parent to be over
+ * linux-source-6.12; graniterapids, lunarlake and arrowlake in 7.3);
+ * selftests/tdnl/thresholds.py keeps this table equal to those files.  perf's expressions also require the parent to be over
  * its own ("tma_memory_bound > 0.2 & tma_backend_bound > 0.2"), except for
  * three (light and heavy operations, fetch bandwidth: @alone).  perf gives no
  * thresholds for Zen or the Arm cores: there nothing is flagged.
@@ -79,6 +79,10 @@ static const struct {
 	{ "skl", core_thresholds },
 	{ "gracemont", atom_thresholds },
 	{ "crestmont", atom_thresholds },
+	/* 7.3's graniterapids, lunarlake and arrowlake: the same */
+	{ "gnr", core_thresholds },
+	{ "lioncove", core_thresholds },
+	{ "skymont", atom_thresholds },
 };
 
 static const struct threshold *table_of(const char *model)

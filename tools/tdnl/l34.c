@@ -3,7 +3,9 @@
  * tdnl: the clock-tick Level 3/4 memory nodes (L1/L2/L3/DRAM/Store Bound,
  * memory bandwidth and latency), exactly as perf's JSON metrics define
  * them for Skylake, Ice Lake and Sapphire Rapids (the metrics.json of
- * skylake, icelake and sapphirerapids in tools/perf/pmu-events/arch/x86/).
+ * skylake, icelake and sapphirerapids in tools/perf/pmu-events/arch/x86/),
+ * and in 7.3's for Granite Rapids and Lion Cove (graniterapids, lunarlake
+ * and arrowlake cpu_core), whose DRAM Bound perf calls L3 Miss Bound.
  * The module publishes the raw counts at level=3; the arithmetic is
  * floating point, so it lives here, in userspace.
  *
@@ -43,6 +45,13 @@ static const char * const td_l34_event_names[TD_NR_L34_EVENTS] = {
 	[TD_E_BOUND_ON_STORES] = "EXE_ACTIVITY.BOUND_ON_STORES",
 	[TD_E_DATA_RD_C4] = "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4",
 	[TD_E_CYCLES_WITH_DATA_RD] = "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD",
+	[TD_E_DATA_RD_C12] = "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12",
+	[TD_E_LNC_DATA_RD_C4] = "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4",
+	[TD_E_MS_L1] = "MEMORY_STALLS.L1",
+	[TD_E_MS_L2] = "MEMORY_STALLS.L2",
+	[TD_E_MS_L3] = "MEMORY_STALLS.L3",
+	[TD_E_MS_MEM] = "MEMORY_STALLS.MEM",
+	[TD_E_UC] = "MEM_LOAD_MISC_RETIRED.UC",
 };
 
 /**
@@ -134,9 +143,25 @@ static void l3_spr(const struct l34_in *in, double clks, double *f)
 	f[TD_DRAM_BOUND] = dv(l3m, clks);
 }
 
+/*
+ * lioncove: each level's stall cycles (MEMORY_STALLS), l2_bound the L2
+ * hits' share, against uncacheable loads, of MEMORY_STALLS.L2
+ */
+static void l3_lnc(const struct l34_in *in, double clks, double *f)
+{
+	double hit = cnt(in, TD_E_L2_HIT);
+
+	f[TD_L1_BOUND] = dv(cnt(in, TD_E_MS_L1), clks);
+	f[TD_L2_BOUND] = dv(hit, hit + cnt(in, TD_E_UC)) *
+			 dv(cnt(in, TD_E_MS_L2), clks);
+	f[TD_L3_BOUND] = dv(cnt(in, TD_E_MS_L3), clks);
+	f[TD_DRAM_BOUND] = dv(cnt(in, TD_E_MS_MEM), clks);
+}
+
 /**
  * td_l34() - the Level 3/4 memory nodes of one span of counts
- * @model: the CPU's model name (skl, icl or spr; any other gives n/a)
+ * @model: the CPU's model name (skl, icl, spr, gnr or lioncove; any other
+ *         gives n/a)
  * @map:   the formulas' events among the model's, from td_l34_map()
  * @c:     each event's count, all over one common window
  * @have:  whether each event was counted
@@ -148,6 +173,7 @@ double td_l34(const char *model, const struct td_l34_map *map,
 	      const double *c, const bool *have, double *pct)
 {
 	const struct l34_in in = { map, c, have };
+	enum td_l34_event bw_event = TD_E_DATA_RD_C4;
 	double f[TD_NR_L34], clks, bw;
 	unsigned int i;
 
@@ -163,18 +189,25 @@ double td_l34(const char *model, const struct td_l34_map *map,
 			pct[i] = NAN;
 		return NAN;
 	}
-	if (!strcmp(model, "skl"))
+	if (!strcmp(model, "skl")) {
 		l3_skl(&in, TD_E_FB_FULL_C1, clks, f);
-	else if (!strcmp(model, "icl"))
+	} else if (!strcmp(model, "icl")) {
 		l3_skl(&in, TD_E_FB_FULL_PERIODS, clks, f);
-	else if (!strcmp(model, "spr"))
+	} else if (!strcmp(model, "spr")) {
 		l3_spr(&in, clks, f);
-	else
+	} else if (!strcmp(model, "gnr")) {
+		l3_spr(&in, clks, f);
+		bw_event = TD_E_DATA_RD_C12;
+	} else if (!strcmp(model, "lioncove")) {
+		l3_lnc(&in, clks, f);
+		bw_event = TD_E_LNC_DATA_RD_C4;
+	} else {
 		clks = NAN;	/* no clock-tick memory nodes on this model */
+	}
 
 	f[TD_STORE_BOUND] = dv(cnt(&in, TD_E_BOUND_ON_STORES), clks);
-	/* bandwidth = min(clks, ALL_DATA_RD:c4) / clks */
-	bw = dv(min2(clks, cnt(&in, TD_E_DATA_RD_C4)), clks);
+	/* bandwidth = min(clks, ALL_DATA_RD:c4 (gnr: DATA_RD:c12)) / clks */
+	bw = dv(min2(clks, cnt(&in, bw_event)), clks);
 	f[TD_MEM_BANDWIDTH] = bw;
 	/* latency = min(clks, CYCLES_WITH_DATA_RD) / clks - bandwidth */
 	f[TD_MEM_LATENCY] =

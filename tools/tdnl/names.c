@@ -2,10 +2,12 @@
 /*
  * tdnl --perf-names: the nodes under perf's metric names, so that scripts
  * written for `perf stat -M` read ours.  perf names them per family
- * (tools/perf/pmu-events/arch in linux-source-6.12): tma_* on Intel (the
- * Atom tree's fetch nodes are tma_ifetch_*), Zen 4's and Zen 5's own
- * pipeline names, the Arm cores' Level 1 (arm64/sbsa.json) as ours, and
- * AmpereOne's.  A node perf does not name keeps ours.
+ * (tools/perf/pmu-events/arch in linux-source-6.12, and 7.3 for the CPUs
+ * 6.12 lacks): tma_* on Intel (the Atom tree's fetch nodes are
+ * tma_ifetch_*; Granite Rapids' and Lion Cove's DRAM Bound is
+ * tma_l3_miss_bound), Zen 4's and Zen 5's (and 6's) own pipeline names,
+ * the Arm cores' Level 1 (arm64/sbsa.json) as ours, and AmpereOne's.  A
+ * node perf does not name keeps ours.
  * selftests/tdnl/cli.sh checks every name against perf's JSON.
  */
 #include <stdio.h>
@@ -39,6 +41,11 @@ static const struct alias zen5[] = {
 	{ "fetch_bandwidth", "frontend_bound_by_bandwidth" },
 	{ "memory_bound", "backend_bound_by_memory" },
 	{ "core_bound", "backend_bound_by_cpu" },
+	{ NULL, NULL }
+};
+
+static const struct alias l3_miss[] = {
+	{ "dram_bound", "tma_l3_miss_bound" },
 	{ NULL, NULL }
 };
 
@@ -86,8 +93,12 @@ const char *tdnl_name(const char *model, const char *node)
 	if (!tdnl_perf_names || !model)
 		return node;
 	if (!strcmp(model, "skl") || !strcmp(model, "icl") || !strcmp(model, "spr") ||
-	    !strcmp(model, "gracemont") || !strcmp(model, "crestmont")) {
-		if (model[0] == 'g' || model[0] == 'c')
+	    !strcmp(model, "gnr") || !strcmp(model, "lioncove") ||
+	    !strcmp(model, "gracemont") || !strcmp(model, "crestmont") ||
+	    !strcmp(model, "skymont")) {
+		if (!strcmp(model, "gnr") || !strcmp(model, "lioncove"))
+			p = lookup(l3_miss, node);
+		else if (strstr(model, "mont"))
 			p = lookup(atom, node);
 		if (!p) {
 			buf = bufs[next++ % ARRAY_SIZE(bufs)];
@@ -96,7 +107,7 @@ const char *tdnl_name(const char *model, const char *node)
 		}
 	} else if (!strcmp(model, "zen4")) {
 		p = lookup(zen4, node);
-	} else if (!strcmp(model, "zen5")) {
+	} else if (!strcmp(model, "zen5") || !strcmp(model, "zen6")) {
 		p = lookup(zen5, node);
 	} else if (!strcmp(model, "ampereone") || !strcmp(model, "ampereonex")) {
 		p = lookup(ampere, node);
