@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host unit tests: builds each selftests/unit/*_test.c against the shared
 # kernel sources it tests (in userspace) and the kselftest harness from
-# linux-source-6.12, then runs it.  A build failure is a failed test.
+# linux-source-6.12, then runs it; then perf_metrics.py.  A build failure
+# is a failed test.
 # Exits 1 after a failure, 4 when every program skipped, else 0.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -36,4 +37,7 @@ for t in selftests/unit/*_test.c; do
 	"$out/$name"
 	sts+=($?)
 done
+# every model's formulas against perf's metric JSON of 6.12 and 7.3
+/usr/bin/python3 selftests/unit/perf_metrics.py
+sts+=($?)
 t_merge "${sts[@]}"
