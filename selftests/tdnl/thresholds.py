@@ -9,7 +9,8 @@ perf has none (listed).
 
 tdnl explain's thresholds (tools/tdnl/flags.c, printed by
 `tdnl explain --thresholds`) against perf's own, the MetricThreshold of its
-tma_* metrics in linux-source-6.12's tools/perf/pmu-events/arch:
+tma_* metrics in tools/perf/pmu-events/arch of linux-source-6.12 and of
+linux-source-7.3 (the models of CPUs 6.12 lacks: 7.3's only):
 - each node's value (and retiring's "| tma_heavy_operations > 0.1") is
   perf's, for every model of the table;
 - the rest of perf's expression is its parent's own threshold (a node is
@@ -30,14 +31,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap  # noqa: E402
 
 tap = Tap("tdnl_thresholds")
-ARCH = "build/linux-source-6.12/tools/perf/pmu-events/arch"
+ARCHS = {t: f"build/linux-source-{t}/tools/perf/pmu-events/arch" for t in ("6.12", "7.3")}
+# model -> its perf table (DIR[@UNIT]), in both trees or in 7.3 only
 DIRS = {"spr": "x86/sapphirerapids", "icl": "x86/icelake", "skl": "x86/skylake",
-        "gracemont": "x86/alderlaken", "crestmont": "x86/sierraforest"}
+        "gracemont": "x86/alderlaken", "crestmont": "x86/sierraforest",
+        "gnr": "x86/graniterapids", "lioncove": "x86/lunarlake@cpu_core",
+        "skymont": "x86/lunarlake@cpu_atom"}
 NONE = {"zen4": "x86/amdzen4", "zen5": "x86/amdzen5", "neoverse-n1": "arm64/arm/neoverse-n1",
         "neoverse-n2": "arm64/arm/neoverse-n2-v2", "neoverse-v1": "arm64/arm/neoverse-v1",
-        "ampereone": "arm64/ampere/ampereone", "ampereonex": "arm64/ampere/ampereonex"}
+        "ampereone": "arm64/ampere/ampereone", "ampereonex": "arm64/ampere/ampereonex",
+        "zen6": "x86/amdzen6", "neoverse-n3": "arm64/arm/neoverse-n3",
+        "neoverse-v3": "arm64/arm/neoverse-v3"}
+NEW = ("gnr", "lioncove", "skymont", "zen6", "neoverse-n3", "neoverse-v3")
 # our node -> perf's metric, where the Atom tree names it otherwise
 ATOM_NAMES = {"fetch_latency": "tma_ifetch_latency", "fetch_bandwidth": "tma_ifetch_bandwidth"}
+# and where 7.3 names DRAM Bound L3 Miss Bound
+L3_MISS_NAMES = {"dram_bound": "tma_l3_miss_bound"}
 PARENT = {"light_operations": "retiring", "heavy_operations": "retiring",
           "branch_mispredicts": "bad_speculation", "machine_clears": "bad_speculation",
           "fetch_latency": "frontend_bound", "fetch_bandwidth": "frontend_bound",
@@ -49,15 +58,21 @@ PARENT = {"light_operations": "retiring", "heavy_operations": "retiring",
 NODES = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"] + list(PARENT)
 
 
-def perf_thresholds(d):
+def trees(model):
+    return ("7.3",) if model in NEW else tuple(ARCHS)
+
+
+def perf_thresholds(arch, table):
+    d, _, unit = table.partition("@")
     out = {}
-    for f in glob.glob(f"{ARCH}/{d}/*.json"):
+    for f in glob.glob(f"{arch}/{d}/*.json"):
         try:
             data = json.load(open(f))
         except ValueError:
             continue
         for m in data if isinstance(data, list) else []:
-            if isinstance(m, dict) and m.get("MetricThreshold"):
+            if isinstance(m, dict) and m.get("MetricThreshold") and \
+                    (not unit or m.get("Unit") == unit):
                 out[m["MetricName"]] = m["MetricThreshold"]
     return out
 
@@ -71,6 +86,8 @@ def strip(e):
 
 ALL_DIRS = dict(DIRS, **NONE, **{"neoverse-v2": "arm64/arm/neoverse-n2-v2",
                                  "neoverse-n2-r0p2": "arm64/arm/neoverse-n2-v2"})
+ALL_DIRS["lioncove"] = "x86/lunarlake"	# perf_metrics() takes a directory
+ALL_DIRS["skymont"] = "x86/lunarlake"
 CORE = ["retiring", "bad_speculation", "frontend_bound", "backend_bound", "light_operations",
         "heavy_operations", "branch_mispredicts", "machine_clears", "fetch_latency",
         "fetch_bandwidth", "memory_bound", "core_bound", "l1_bound", "l2_bound", "l3_bound",
@@ -84,14 +101,16 @@ ARM = ["retiring", "bad_speculation", "frontend_bound", "backend_bound"]
 NODES_OF = {"spr": CORE, "icl": CORE, "skl": CORE, "gracemont": ATOM, "crestmont": ATOM,
             "zen4": ZEN, "zen5": ZEN, "ampereone": AMPERE, "ampereonex": AMPERE,
             "neoverse-n1": ["frontend_bound", "backend_bound", "not_stalled"],
-            "neoverse-n2": ARM, "neoverse-n2-r0p2": ARM, "neoverse-v1": ARM, "neoverse-v2": ARM}
+            "neoverse-n2": ARM, "neoverse-n2-r0p2": ARM, "neoverse-v1": ARM, "neoverse-v2": ARM,
+            "gnr": CORE, "lioncove": CORE, "skymont": ATOM, "zen6": ZEN,
+            "neoverse-n3": ARM, "neoverse-v3": ARM}
 
 
-def perf_metrics(d):
+def perf_metrics(arch, d):
     names = set()
-    files = glob.glob(f"{ARCH}/{d}/*.json")
+    files = glob.glob(f"{arch}/{d}/*.json")
     if d.startswith("arm64/"):
-        files.append(f"{ARCH}/arm64/sbsa.json")
+        files.append(f"{arch}/arm64/sbsa.json")
     for f in files:
         try:
             data = json.load(open(f))
@@ -105,7 +124,7 @@ def perf_metrics(d):
 
 def perf_names(tmp):
     """each model's nodes, as --perf-names prints them, against perf's metrics"""
-    for model, nodes in NODES_OF.items():
+    for model, nodes, tree in [(m, n, t) for m, n in NODES_OF.items() for t in trees(m)]:
         l1s = ("retiring", "bad_speculation", "frontend_bound", "backend_bound",
                "smt_contention", "not_stalled")
         l3s = ("l1_bound", "l2_bound", "l3_bound", "dram_bound", "store_bound")
@@ -120,19 +139,21 @@ def perf_names(tmp):
         r = subprocess.run(["build/bin/tdnl", "--perf-names", "--csv", "diff", f, f],
                            capture_output=True, text=True, timeout=30)
         printed = [line.split(",")[2] for line in r.stdout.splitlines()[1:]]
-        perf = perf_metrics(ALL_DIRS[model])
+        perf = perf_metrics(ARCHS[tree], ALL_DIRS[model])
         missing = [n for n in printed if n not in perf]
         kept = sorted(set(missing) & set(nodes))
         bad = [n for n in missing if n not in nodes]
         tap(r.returncode == 0 and len(printed) == len(nodes) and not bad,
             f"--perf-names {model}: {len(printed) - len(missing)} of {len(nodes)} nodes under "
-            f"perf's names ({ALL_DIRS[model]}), ours where perf has none: {kept}"
+            f"perf's names ({tree} {ALL_DIRS[model]}), ours where perf has none: {kept}"
             + (f"; not perf's: {bad}" if bad else ""))
 
 
 def main():
-    if not os.path.isdir(ARCH):
-        tap(False, f"{ARCH} is there (make lsrc)")
+    missing = [a for a in ARCHS.values() if not os.path.isdir(a)]
+    for a in missing:
+        tap(False, f"{a} is there (make lsrc)")
+    if missing:
         tap.summary()
     r = subprocess.run(["build/bin/tdnl", "explain", "--thresholds"], capture_output=True,
                        text=True, timeout=30)
@@ -144,14 +165,15 @@ def main():
                                            float(f[5]) if len(f) > 5 else None)
     tap(r.returncode == 0 and set(ours) == set(DIRS),
         f"tdnl explain --thresholds: tables for {sorted(ours)}")
-    for model, d in DIRS.items():
-        perf = perf_thresholds(d)
+    for model, d, tree in [(m, d, t) for m, d in DIRS.items() for t in trees(m)]:
+        perf = perf_thresholds(ARCHS[tree], d)
         mine = ours.get(model, {})
-        atom = model in ("gracemont", "crestmont")
+        names = ATOM_NAMES if model.endswith("mont") else L3_MISS_NAMES \
+            if "tma_l3_miss_bound" in perf else {}
         bad, checked = [], 0
 
         def perf_name(node):
-            return ATOM_NAMES.get(node, f"tma_{node}") if atom else f"tma_{node}"
+            return names.get(node, f"tma_{node}")
         for node in NODES:
             expr = perf.get(perf_name(node))
             if expr is None:
@@ -176,15 +198,15 @@ def main():
             elif rest:
                 bad.append(f"{node}: perf has a condition '{rest}', ours none")
         tap(checked >= 10 and not bad,
-            f"{model} ({d}): {checked} nodes' thresholds are perf's, each under its "
+            f"{model} ({tree} {d}): {checked} nodes' thresholds are perf's, each under its "
             f"parent's{' (' + '; '.join(bad[:4]) + ')' if bad else ''}")
     with tempfile.TemporaryDirectory() as tmp:
         perf_names(tmp)
-    for model, d in NONE.items():
-        perf = perf_thresholds(d)
+    for model, d, tree in [(m, d, t) for m, d in NONE.items() for t in trees(m)]:
+        perf = perf_thresholds(ARCHS[tree], d)
         have = sorted(n for n in perf if re.match(r"tma_", n))
         tap(model not in ours and not have,
-            f"{model} ({d}): no table here and no tma_* threshold in perf ({have[:3]})")
+            f"{model} ({tree} {d}): no table here and no tma_* threshold in perf ({have[:3]})")
     tap.summary()
 
 

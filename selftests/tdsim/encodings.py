@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Every event in tdsim's model tables (kmod/tdsim/tdsim_{intel,amd,arm}.c) and in
-topdown's (kmod/td_{intel,amd,arm}.c) must have the raw config that perf's
-own JSON in linux-source-6.12 gives for that event name
-(tools/perf/pmu-events/arch), and the counters the JSON allows: topdown
-builds its event sets from them.
+topdown's (kmod/td_{intel,atom,amd,arm}.c) must have the raw config that
+perf's own JSON gives for that event name (tools/perf/pmu-events/arch), in
+linux-source-6.12 and in linux-source-7.3, and the counters the JSON
+allows: topdown builds its event sets from them.  The models of CPUs that
+6.12's tables lack (Granite Rapids' own, Lion Cove, Skymont, Zen 6,
+Neoverse N3 and V3) are checked against 7.3's.  A missing tree fails.
 A name ending in ":cN" is the JSON event with cmask N, as perf's metrics
 write cpu@EVENT,cmask=N@.  Runs on the host.
 """
@@ -18,9 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
 from tdtest import Tap  # noqa: E402
 
 TOP = os.path.dirname(os.path.abspath(__file__)) + "/../.."
-ARCH = TOP + "/build/linux-source-6.12/tools/perf/pmu-events/arch"
-# (model table, perf JSON directories that describe that CPU); a table
-# shared by CPUs is checked against each one's
+ARCHS = {t: f"{TOP}/build/linux-source-{t}/tools/perf/pmu-events/arch" for t in ("6.12", "7.3")}
+NEW = ("7.3",)
+# (model table, perf JSON directories that describe that CPU[, trees]); a
+# table shared by CPUs is checked against each one's; in both trees unless
+# it says
 TABLES = [
     (("tdsim_intel.c", "skl_events"), ["x86/skylake"]),
     (("tdsim_intel.c", "icl_events"), ["x86/icelake"]),
@@ -53,14 +57,37 @@ TABLES = [
     (("td_atom.c", "cmt_events"), ["x86/grandridge"]),
     (("tdsim_intel.c", "grt_events"), ["x86/alderlake@cpu_atom"]),
     (("tdsim_intel.c", "cmt_events"), ["x86/meteorlake@cpu_atom"]),
+    # Arrow Lake H's low-power E-cores (cpu_lowpower) are Crestmont
+    (("td_atom.c", "cmt_events"), ["x86/arrowlake@cpu_lowpower"], NEW),
+    (("tdsim_intel.c", "cmt_events"), ["x86/arrowlake@cpu_lowpower"], NEW),
+    # perf 7.3's CPUs
+    (("td_intel.c", "gnr_events"), ["x86/graniterapids"], NEW),
+    (("tdsim_intel.c", "gnr_events"), ["x86/graniterapids"], NEW),
+    (("td_intel.c", "lnc_events"), ["x86/lunarlake@cpu_core"], NEW),
+    (("td_intel.c", "lnc_events"), ["x86/arrowlake@cpu_core"], NEW),
+    (("tdsim_intel.c", "lnc_events"), ["x86/lunarlake@cpu_core"], NEW),
+    (("tdsim_intel.c", "lnc_events"), ["x86/arrowlake@cpu_core"], NEW),
+    (("td_atom.c", "skt_events"), ["x86/lunarlake@cpu_atom"], NEW),
+    (("td_atom.c", "skt_events"), ["x86/arrowlake@cpu_atom"], NEW),
+    (("tdsim_intel.c", "skt_events"), ["x86/lunarlake@cpu_atom"], NEW),
+    (("tdsim_intel.c", "skt_events"), ["x86/arrowlake@cpu_atom"], NEW),
+    (("td_amd.c", "zen6_events"), ["x86/amdzen6"], NEW),
+    (("tdsim_amd.c", "zen6_events"), ["x86/amdzen6"], NEW),
+    (("td_arm.c", "neoverse_v3_events"), ["arm64/arm/neoverse-n3",
+                                         "arm64/common-and-microarch.json"], NEW),
+    (("td_arm.c", "neoverse_v3_events"), ["arm64/arm/neoverse-v3",
+                                         "arm64/common-and-microarch.json"], NEW),
+    (("tdsim_arm.c", "neoverse_v3_events"), ["arm64/arm/neoverse-n3",
+                                            "arm64/common-and-microarch.json"], NEW),
+    (("tdsim_arm.c", "neoverse_v3_events"), ["arm64/arm/neoverse-v3",
+                                            "arm64/common-and-microarch.json"], NEW),
 ]
-FIXED = {"Fixed counter 0": 0, "Fixed counter 1": 1, "Fixed counter 2": 2,
-         "Fixed counter 3": 3}
+FIXED = {f"Fixed counter {n}": n for n in range(7)}
 tap = Tap("encodings")
 
 
 
-def load_json(paths):
+def load_json(ARCH, paths):
     ev = {}
     for p in paths:
         p, _, unit = p.partition("@")
@@ -124,38 +151,46 @@ def parse_table(fname, table):
 
 
 def main():
-    if not os.path.isdir(ARCH):
-        print("encodings: run `make lsrc` first", file=sys.stderr)
-        return 2
-    for (fname, table), paths in TABLES:
-        ev = load_json(paths)
-        rows = parse_table(fname, table)
-        tap(len(rows) >= 3, f"{fname} {table}: {len(rows)} events parsed ({paths[0]})")
-        amd = "amd" in fname
-        for cfg, name, gp_mask, fixed in rows:
-            base, _, cm = name.partition(":c")
-            e = ev.get(base.upper())
-            if not e:
-                tap(False, f"{table}: {name} exists in perf's JSON")
-                continue
-            if "arm" in fname:
-                want = num(e, "EventCode")
-            else:
-                want = x86_config(e, amd)
-                if cm:
-                    want = (want & ~(0xFF << 24)) | (int(cm) << 24)
-            ok = cfg == want
-            counters = e.get("Counter", "")
-            if counters in FIXED:
-                ok &= int(fixed) == FIXED[counters]
-            elif counters and not amd:
-                allowed = sum(1 << int(c) for c in counters.split(","))
-                ok &= gp_mask == allowed or (gp_mask & ~allowed) == 0 and \
-                    gp_mask == allowed & 0xFF
-            tap(ok, f"{fname} {table}: {name} = {cfg:#x} (perf: {want:#x}, counters "
-                f"{counters or 'any'})")
+    missing = [t for t, a in ARCHS.items() if not os.path.isdir(a)]
+    for t in missing:
+        tap(False, f"perf's tables of linux-source-{t} in build/: run `make lsrc`")
+    if missing:
+        tap.summary()
+    for entry in TABLES:
+        (fname, table), paths = entry[:2]
+        for tree in entry[2] if len(entry) > 2 else ARCHS:
+            check(ARCHS[tree], tree, fname, table, paths)
     tap.summary()
     return 1 if tap.failed else 0
+
+
+def check(arch, tree, fname, table, paths):
+    ev = load_json(arch, paths)
+    rows = parse_table(fname, table)
+    tap(len(rows) >= 3, f"{tree} {fname} {table}: {len(rows)} events parsed ({paths[0]})")
+    amd = "amd" in fname
+    for cfg, name, gp_mask, fixed in rows:
+        base, _, cm = name.partition(":c")
+        e = ev.get(base.upper())
+        if not e:
+            tap(False, f"{tree} {table}: {name} exists in perf's JSON ({paths[0]})")
+            continue
+        if "arm" in fname:
+            want = num(e, "EventCode")
+        else:
+            want = x86_config(e, amd)
+            if cm:
+                want = (want & ~(0xFF << 24)) | (int(cm) << 24)
+        ok = cfg == want
+        counters = e.get("Counter", "")
+        if counters in FIXED:
+            ok &= int(fixed) == FIXED[counters]
+        elif counters and not amd:
+            allowed = sum(1 << int(c) for c in counters.split(","))
+            ok &= gp_mask == allowed or (gp_mask & ~allowed) == 0 and \
+                gp_mask == allowed & 0xFF
+        tap(ok, f"{tree} {fname} {table}: {name} = {cfg:#x} (perf: {want:#x}, counters "
+            f"{counters or 'any'}, {paths[0]})")
 
 
 sys.exit(main())
