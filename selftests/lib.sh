@@ -70,7 +70,7 @@ tdsim_load()   { insmod "$TD_KO_DIR/tdsim.ko" "$@"; }
 # topdown first: it holds tdsim's events (a test before may have left it)
 tdsim_unload() { rmmod topdown 2>/dev/null; rmmod tdsim 2>/dev/null || true; }
 TDSIM_DBG=/sys/kernel/debug/tdsim
-TDSIM_MODELS="skl icl spr zen4 zen5 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex gracemont crestmont"
+TDSIM_MODELS="skl icl spr gnr lioncove zen4 zen5 zen6 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 neoverse-n3 neoverse-v3 ampereone ampereonex gracemont crestmont skymont"
 
 # The tests make check runs on 6.12 only and make soak runs on 6.1 (its
 # "vm-6.1-rest"): they take the module's perf, hotplug, debugfs and netlink

@@ -37,7 +37,7 @@ L2_PARENT = {"light_operations": "retiring", "heavy_operations": "retiring",
 
 def l2_nodes(model):
     """the Level 2 nodes a model publishes ([] for none)"""
-    if model in ("gracemont", "crestmont"):
+    if model in ("gracemont", "crestmont", "skymont"):
         return L2_ATOM
     if model.startswith("ampereone"):
         return L2_AMPERE

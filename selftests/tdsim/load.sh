@@ -28,7 +28,7 @@ for m in $TDSIM_MODELS; do
 	[ "$(cut -d' ' -f1 $TDSIM_DBG/model)" = "$m" ] || ok=0
 	[ "$(ls -d $TDSIM_DBG/cpu*/profile | wc -l)" -eq "$ncpu" ] || ok=0
 	case $m in
-	skl|icl|spr|gracemont|crestmont) [ "$(cat $PMU/format/cmask)" = "config:24-31" ] &&
+	skl|icl|spr|gnr|lioncove|gracemont|crestmont|skymont) [ "$(cat $PMU/format/cmask)" = "config:24-31" ] &&
 		[ "$(cat $PMU/format/any)" = "config:21" ] || ok=0 ;;
 	zen*) [ ! -e $PMU/format/any ] || ok=0 ;;
 	esac

@@ -422,8 +422,8 @@ tdsim_unload
 # ---- slots per cycle of every model; smt_contention on zen ----
 for m in $TDSIM_MODELS; do
 	case $m in
-	skl|neoverse-n1|ampereone*) w=4 ;; icl|neoverse-n2*|gracemont) w=5 ;;
-	spr|zen4|crestmont) w=6 ;; *) w=8 ;;
+	skl|neoverse-n1|ampereone*) w=4 ;; icl|neoverse-n2*|neoverse-n3|gracemont) w=5 ;;
+	spr|gnr|zen4|crestmont) w=6 ;; neoverse-v3) w=10 ;; *) w=8 ;;
 	esac
 	tdsim_load model=$m || { t_fail "load model=$m"; continue; }
 	a=$(tr_at 0 now); sleep 0.1; b=$(tr_at 0 now)

@@ -17,7 +17,8 @@ from tdtest import (L2_PARENT, TD, Tap, all_cpus, l2_nodes, load,  # noqa: E402
 tap = Tap("topdown_accuracy")
 MODELS = ["skl", "icl", "spr", "zen4", "zen5", "neoverse-n1", "neoverse-n2",
           "neoverse-n2-r0p2", "neoverse-v1", "neoverse-v2", "ampereone",
-          "ampereonex", "gracemont", "crestmont"]
+          "ampereonex", "gracemont", "crestmont", "gnr", "lioncove", "skymont",
+          "zen6", "neoverse-n3", "neoverse-v3"]
 PROFILES = [
     "retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 "
     "heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20",
@@ -76,7 +77,10 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
 MUX_L2 = {"skl": "yes", "icl": "yes", "spr": "no", "zen4": "yes",
           "zen5": "yes", "neoverse-n1": "no", "neoverse-n2": "no",
           "neoverse-n2-r0p2": "no", "neoverse-v1": "no", "neoverse-v2": "no",
-          "ampereone": "yes", "ampereonex": "yes", "gracemont": "no", "crestmont": "no"}
+          "ampereone": "yes", "ampereonex": "yes", "gracemont": "no", "crestmont": "no",
+          # lioncove: BAD_SPEC_SLOTS and BR_MISPREDICT_SLOTS both need GP0
+          "gnr": "no", "lioncove": "yes", "skymont": "no", "zen6": "yes",
+          "neoverse-n3": "no", "neoverse-v3": "no"}
 
 
 def main():

@@ -88,7 +88,8 @@ rmmod topdown
 PROFILES=("retiring=55 bad_speculation=5 frontend_bound=10 backend_bound=30 heavy_operations=5 branch_mispredicts=4 fetch_latency=6 memory_bound=20"
 	"retiring=10 bad_speculation=20 frontend_bound=40 backend_bound=30 heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=20")
 # (and N2 with the cycle counter held, as a perf-based NMI watchdog does)
-for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 ampereone ampereonex neoverse-n2+watchdog; do
+for model in neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 neoverse-n3 neoverse-v3 \
+	ampereone ampereonex neoverse-n2+watchdog; do
 	wd=0
 	[[ $model == *+watchdog ]] && wd=1 model=${model%+watchdog}
 	if ! tdsim_load model=$model watchdog=$wd || ! insmod "$TD_KO_DIR/topdown.ko" start=1 model=$model \

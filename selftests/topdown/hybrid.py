@@ -8,8 +8,8 @@ PMU's cpumask names its own CPUs.  topdown, given only model= and
 atom_model= (no pmu_type=), finds the E-core's PMU itself (its PERF_TYPE_HARDWARE cycles
 reach it) and counts each CPU with its own model: info says which PMU and
 model, dmesg says so once, Level 1 of each kind is within 0.5 pp of its
-profile (Level 2 too on the P-core; the Atom models have none), for
-Gracemont and Crestmont E-cores.  Without atom_model= the E-core is counted
+profile (Level 2 too), for Gracemont and Crestmont E-cores beside spr
+P-cores and Skymont beside Lion Cove (Lunar Lake, Arrow Lake).  Without atom_model= the E-core is counted
 with the P-core's events on its own PMU, which has none of them: an error
 naming the event, not numbers.  The E-core offline and online keeps its
 model.  tdnl shows both models.  A pmu_type= that refuses the E-core is
@@ -30,14 +30,14 @@ E_PROFILE = ("retiring=25 bad_speculation=15 frontend_bound=40 backend_bound=20 
 DEV = "/sys/bus/event_source/devices"
 
 
-def load(atom_model, *td_args, sim_args=(), raw=True):
+def load(atom_model, *td_args, sim_args=(), raw=True, p_model="spr"):
     """tdsim with the last CPU an E-core, then topdown with td_args.
     raw: tdsim is PERF_TYPE_RAW's PMU, as cpu_core is on a hybrid part,
     and topdown has no pmu_type=; else pmu_type= is tdsim's."""
     unload()
     ko = os.environ["TD_KO_DIR"]
     ecpu = all_cpus()[-1]
-    r = sh("insmod", f"{ko}/tdsim.ko", "model=spr", f"atom_cpus={ecpu}",
+    r = sh("insmod", f"{ko}/tdsim.ko", f"model={p_model}", f"atom_cpus={ecpu}",
            f"atom_model={atom_model}", f"raw={int(raw)}", *sim_args)
     if r.returncode:
         return f"insmod tdsim: {r.stderr.strip()}"
@@ -45,7 +45,7 @@ def load(atom_model, *td_args, sim_args=(), raw=True):
     if raw and typ != "4":
         return f"tdsim raw=1 has type {typ}, not PERF_TYPE_RAW (4)"
     pmu = [] if raw else [f"pmu_type={typ}"]
-    r = sh("insmod", f"{ko}/topdown.ko", "start=1", "model=spr", *pmu, *td_args)
+    r = sh("insmod", f"{ko}/topdown.ko", "start=1", f"model={p_model}", *pmu, *td_args)
     return f"insmod topdown: {r.stderr.strip()}" if r.returncode else ""
 
 
@@ -86,10 +86,13 @@ def main():
             f"tdsim_atom refuses cpu{pcpus[0]} with ENOENT ({r.stdout.strip()})")
         unload()
 
-    for atom, level in (("gracemont", 2), ("crestmont", 2), ("crestmont", 1)):
-        tag = f"spr + {atom} level={level}"
+    for pm, atom, level in (("spr", "gracemont", 2), ("spr", "crestmont", 2),
+                            ("spr", "crestmont", 1), ("lioncove", "skymont", 2),
+                            ("lioncove", "skymont", 1)):
+        tag = f"{pm} + {atom} level={level}"
         mark = dmesg_mark()
-        err = load(atom, f"atom_model={atom}", f"level={level}", "interval_ms=100")
+        err = load(atom, f"atom_model={atom}", f"level={level}", "interval_ms=100",
+                   p_model=pm)
         if not tap(not err, f"{tag}: loads {err}"):
             continue
         for c in pcpus:
@@ -99,7 +102,7 @@ def main():
         for c in cpus:
             info = read_kv(f"{TD}/cpu{c}/info")
             e_core = c == ecpu
-            want_pmu, want_model = ("tdsim_atom", atom) if e_core else ("tdsim", "spr")
+            want_pmu, want_model = ("tdsim_atom", atom) if e_core else ("tdsim", pm)
             tap(info["state"] == "ok" and info.get("pmu") == want_pmu and
                 info["model"] == want_model,
                 f"{tag} cpu{c}: state {info['state']}, pmu {info.get('pmu')}, "
@@ -118,8 +121,8 @@ def main():
             f"({len(said)} lines)")
         out = sh("tdnl", "show").stdout
         tap(any(line.split()[:2] == [f"cpu{ecpu}", atom] for line in out.splitlines()) and
-            any(line.split()[:2] == [f"cpu{pcpus[0]}", "spr"] for line in out.splitlines()),
-            f"{tag}: tdnl shows cpu{pcpus[0]} spr and cpu{ecpu} {atom}")
+            any(line.split()[:2] == [f"cpu{pcpus[0]}", pm] for line in out.splitlines()),
+            f"{tag}: tdnl shows cpu{pcpus[0]} {pm} and cpu{ecpu} {atom}")
         if atom == "gracemont":
             online = f"/sys/devices/system/cpu/cpu{ecpu}/online"
             with open(online, "w") as f:
