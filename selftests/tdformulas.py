@@ -6,11 +6,12 @@ perf computes them.
 Level 1/2: Intel TMA's general-purpose-counter forms, as kmod/td_intel.c
 and kmod/td_amd.c compute them and perf's JSON defines them
 (tools/perf/pmu-events/arch/x86/{sapphirerapids,icelake,skylake}/*-metrics.json,
-amdzen4/pipeline.json).  Where perf's JSON uses the PERF_METRICS
+amdzen4/pipeline.json; 7.3's graniterapids and lunarlake for gnr, lioncove).  Where perf's JSON uses the PERF_METRICS
 pseudo-events (topdown-retiring / (topdown-fe-bound + ... ) on spr and
 icl), the fraction is the general-purpose event over TOPDOWN.SLOTS, as in
 td_intel.c.  Skylake with SMT off (CORE_CLKS = CPU_CLK_UNHALTED.THREAD).
-Level 3/4: memory_nodes(), perf's clock-tick memory formulas.
+Level 3/4: memory_nodes(), perf's clock-tick memory formulas (7.3's for
+gnr and lioncove: graniterapids, lunarlake/arrowlake cpu_core).
 
 A formula reads counts through a function v(name) -> count; nodes come
 back in percent.  needed_events() gives the event names a model's levels
@@ -29,7 +30,15 @@ def memory_nodes(model, r):
 
     clks = v("CPU_CLK_UNHALTED.THREAD")
     out = {}
-    if model == "spr":
+    oro = "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4"
+    if model == "lioncove":
+        hit, uc = v("MEM_LOAD_RETIRED.L2_HIT"), v("MEM_LOAD_MISC_RETIRED.UC")
+        out["l1_bound"] = v("MEMORY_STALLS.L1") / clks
+        out["l2_bound"] = hit / (hit + uc) * v("MEMORY_STALLS.L2") / clks
+        out["l3_bound"] = v("MEMORY_STALLS.L3") / clks
+        out["dram_bound"] = v("MEMORY_STALLS.MEM") / clks	# tma_l3_miss_bound
+        oro = "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4"
+    elif model in ("spr", "gnr"):
         out["l1_bound"] = max((v("EXE_ACTIVITY.BOUND_ON_LOADS") -
                                v("MEMORY_ACTIVITY.STALLS_L1D_MISS")) / clks, 0)
         out["l2_bound"] = (v("MEMORY_ACTIVITY.STALLS_L1D_MISS") -
@@ -49,7 +58,9 @@ def memory_nodes(model, r):
         out["l3_bound"] = (l2m - l3m) / clks
         out["dram_bound"] = l3m / clks + (l1d - l2m) / clks - out["l2_bound"]
     out["store_bound"] = v("EXE_ACTIVITY.BOUND_ON_STORES") / clks
-    c4 = v("OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4")
+    if model == "gnr":
+        oro = "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12"
+    c4 = v(oro)
     cyc = v("OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD")
     out["mem_bandwidth"] = min(clks, c4) / clks
     out["mem_latency"] = min(clks, cyc) / clks - out["mem_bandwidth"]
@@ -86,6 +97,22 @@ def _spr(v, level):
         l1, v("UOPS_RETIRED.HEAVY") / slots,
         v("TOPDOWN.BR_MISPREDICT_SLOTS") / slots,
         6 * v("IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE") / slots - drop / slots,
+        v("TOPDOWN.MEMORY_BOUND_SLOTS") / slots, clamp=True)
+
+
+def _lnc(v, level):
+    """lnl/arl-metrics.json cpu_core (7.3): every node its own event"""
+    slots = v("TOPDOWN.SLOTS")
+    l1 = {"retiring": v("UOPS_RETIRED.SLOTS") / slots,
+          "bad_speculation": v("TOPDOWN.BAD_SPEC_SLOTS") / slots,
+          "frontend_bound": v("IDQ_BUBBLES.CORE") / slots,
+          "backend_bound": v("TOPDOWN.BACKEND_BOUND_SLOTS") / slots}
+    if level < 2:
+        return l1, None
+    # topdown-fetch-lat = 8 * IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE (cmask 8)
+    return l1, _children(
+        l1, v("UOPS_RETIRED.HEAVY") / slots, v("TOPDOWN.BR_MISPREDICT_SLOTS") / slots,
+        8 * v("IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE") / slots,
         v("TOPDOWN.MEMORY_BOUND_SLOTS") / slots, clamp=True)
 
 
@@ -170,9 +197,10 @@ def _zen4(v, level):
                 "core_bound": be * (1 - mem)}
 
 
-LEVEL12 = {"spr": _spr, "icl": _icl, "skl": _skl, "zen4": _zen4}
+LEVEL12 = {"spr": _spr, "icl": _icl, "skl": _skl, "zen4": _zen4, "gnr": _spr,
+           "lioncove": _lnc}
 # models with perf's clock-tick Level 3/4 memory nodes
-HAS_L34 = ("spr", "icl", "skl")
+HAS_L34 = ("spr", "icl", "skl", "gnr", "lioncove")
 
 
 def levels(model, v, level):

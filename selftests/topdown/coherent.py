@@ -124,15 +124,35 @@ EVENTS = {
                   2: ATOM_L2},
 }
 EVENTS["ampereonex"] = EVENTS["ampereone"]	# one event number apart
+# perf 7.3's CPUs: gnr is spr but for Level 4's 12 reads outstanding
+EVENTS["gnr"] = {1: EVENTS["spr"][1], 2: EVENTS["spr"][2],
+                 3: EVENTS["spr"][3][:6] + ["OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12",
+                                            ORO[1]]}
+EVENTS["lioncove"] = {
+    1: ["TOPDOWN.SLOTS", "UOPS_RETIRED.SLOTS", "TOPDOWN.BAD_SPEC_SLOTS", "IDQ_BUBBLES.CORE",
+        "TOPDOWN.BACKEND_BOUND_SLOTS"],
+    2: ["UOPS_RETIRED.HEAVY", "TOPDOWN.BR_MISPREDICT_SLOTS",
+        "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", "TOPDOWN.MEMORY_BOUND_SLOTS"],
+    3: ["CPU_CLK_UNHALTED.THREAD", "MEMORY_STALLS.L1", "MEMORY_STALLS.L2",
+        "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_MISC_RETIRED.UC", "MEMORY_STALLS.L3",
+        "MEMORY_STALLS.MEM", "EXE_ACTIVITY.BOUND_ON_STORES",
+        "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4", ORO[1]]}
+EVENTS["skymont"] = EVENTS["crestmont"]	# the same names, other encodings
+EVENTS["neoverse-n3"] = {1: ["CPU_CYCLES", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
+                             "STALL_SLOT", "OP_RETIRED", "OP_SPEC", "STALL_FRONTEND_FLUSH"]}
+EVENTS["neoverse-v3"] = EVENTS["neoverse-n3"]
 EVENTS["zen5"] = {1: EVENTS["zen4"][1],
                   2: ["de_no_dispatch_per_slot.no_ops_from_frontend:c8", "ex_ret_brn_misp",
                       "bp_redirects.resync"] + EVENTS["zen4"][2][3:]}
+EVENTS["zen6"] = {1: EVENTS["zen4"][1],
+                  2: EVENTS["zen5"][2][:2] + ["bp_fe_redir.resync"] + EVENTS["zen4"][2][3:]}
 EVENTS["neoverse-v2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-n2-r0p2"] = EVENTS["neoverse-n2"]
 EVENTS["neoverse-v1"] = EVENTS["neoverse-n2"]
 WIDTH = {"skl": 4, "icl": 5, "spr": 6, "zen4": 6, "zen5": 8, "neoverse-n1": 4,
          "neoverse-n2": 5, "neoverse-n2-r0p2": 5, "neoverse-v1": 8, "neoverse-v2": 8,
-         "ampereone": 4, "ampereonex": 4, "gracemont": 5, "crestmont": 6}
+         "ampereone": 4, "ampereonex": 4, "gracemont": 5, "crestmont": 6, "gnr": 6,
+         "lioncove": 8, "skymont": 8, "zen6": 8, "neoverse-n3": 5, "neoverse-v3": 10}
 
 
 def expected_events(model, level, smt):
@@ -244,7 +264,7 @@ AMPERE_PAIRS = [(BM, OM, BS), (FL, FB, FE), (MB, CB, BE)]
 
 
 def pairs_of(model):
-    if model in ("gracemont", "crestmont"):
+    if model in ("gracemont", "crestmont", "skymont"):
         return ATOM_PAIRS
     if model.startswith("ampereone"):
         return AMPERE_PAIRS
@@ -348,6 +368,24 @@ def spr(A, c, smt, w):
     return finish(A, l1, l2)
 
 
+def lioncove(A, c, smt, w):
+    """lnl/arl-metrics.json (7.3) cpu_core, general-purpose events for
+    perf's topdown-* ones: each node measured, no UOP_DROPPING"""
+    slots = c["TOPDOWN.SLOTS"]
+    if not slots:
+        return None
+    l1, l2 = [0] * 6, [0] * 8
+    l1[R] = A.frac(c["UOPS_RETIRED.SLOTS"], slots)
+    l1[BS] = A.frac(c["TOPDOWN.BAD_SPEC_SLOTS"], slots)
+    l1[FE] = A.frac(c["IDQ_BUBBLES.CORE"], slots)
+    l1[BE] = A.frac(c["TOPDOWN.BACKEND_BOUND_SLOTS"], slots)
+    l2[HEAVY] = A.frac(c["UOPS_RETIRED.HEAVY"], slots)
+    l2[BM] = A.frac(c["TOPDOWN.BR_MISPREDICT_SLOTS"], slots)
+    l2[FL] = A.frac(w * c["IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE"], slots)
+    l2[MB] = A.frac(c["TOPDOWN.MEMORY_BOUND_SLOTS"], slots)
+    return finish(A, l1, l2)
+
+
 def zen(A, c, smt, w):
     """amdzen4/5 PipelineL1/L2: d_ratio(X, total_dispatch_slots)"""
     slots = w * c["ls_not_halted_cyc"]
@@ -364,7 +402,8 @@ def zen(A, c, smt, w):
     l1 = A.fit(l1, A.one)
     l2[FL] = A.frac(w * c[f"de_no_dispatch_per_slot.no_ops_from_frontend:c{w}"], slots)
     misp = c["ex_ret_brn_misp"]
-    resync = c["resyncs_or_nc_redirects"] + c["bp_redirects.resync"]	# zen4, zen5
+    resync = c["resyncs_or_nc_redirects"] + c["bp_redirects.resync"] + \
+        c["bp_fe_redir.resync"]		# zen4, zen5, zen6
     l2[BM] = A.share(misp, misp + resync, l1[BS])
     l2[MB] = A.share(c["ex_no_retire.load_not_complete"], c["ex_no_retire.not_complete"],
                      l1[BE])
@@ -390,6 +429,28 @@ def neoverse(A, c, smt, w, r0=False, misp_fe=1, misp_be=3):
     r, s = c["OP_RETIRED"], c["OP_SPEC"]
     l1[R] = (busy if r >= s else A.muldiv(r, busy, s)) if s else 0
     l1[BS] = busy - l1[R] + A.frac((misp_fe + misp_be) * misp, cyc)
+    return finish(A, l1, None)
+
+
+def neoverse_v3(A, c, smt, w, lit):
+    """neoverse-n3/v3 metrics.json (7.3): frontend bound and bad
+    speculation over lit (5, 10) slots written in, STALL_FRONTEND_FLUSH
+    moved between them; retiring, backend bound sbsa.json's over #slots"""
+    cyc = c["CPU_CYCLES"]
+    slots, lslots, flush = w * cyc, lit * cyc, c["STALL_FRONTEND_FLUSH"]
+    if not slots:
+        return None
+    l1 = [0] * 6
+    l1[FE] = A.diff(c["STALL_SLOT_FRONTEND"], lit * flush, lslots)
+    l1[BE] = A.frac(c["STALL_SLOT_BACKEND"], slots)
+    busy = A.diff(slots, c["STALL_SLOT"], slots)
+    lbusy = A.diff(lslots, c["STALL_SLOT"], lslots)
+    r, s = c["OP_RETIRED"], c["OP_SPEC"]
+
+    def ret(b):
+        return (b if r >= s else A.muldiv(r, b, s)) if s else 0
+    l1[R] = ret(busy)
+    l1[BS] = lbusy - ret(lbusy) + A.frac(flush, cyc)
     return finish(A, l1, None)
 
 
@@ -482,7 +543,10 @@ FORMULAS = {"skl": skl, "icl": icl, "spr": spr, "zen4": zen, "zen5": zen,
             "neoverse-n2-r0p2": lambda A, c, smt, w: neoverse(A, c, smt, w, r0=True),
             "neoverse-v1": lambda A, c, smt, w: neoverse(A, c, smt, w, misp_fe=4, misp_be=0),
             "ampereone": ampereone, "ampereonex": ampereone, "gracemont": gracemont,
-            "crestmont": crestmont}
+            "crestmont": crestmont, "gnr": spr, "lioncove": lioncove, "skymont": crestmont,
+            "zen6": zen,
+            "neoverse-n3": lambda A, c, smt, w: neoverse_v3(A, c, smt, w, 5),
+            "neoverse-v3": lambda A, c, smt, w: neoverse_v3(A, c, smt, w, 10)}
 
 
 def printed_nodes(model):
@@ -646,6 +710,15 @@ RUNS = [
     ("gracemont", 4, 0, [(1, True), (2, False)]),
     ("crestmont", None, 0, [(1, True), (2, True)]),
     ("crestmont", 3, 30000, [(1, False), (2, False)]),
+    # perf 7.3's CPUs; lioncove's BAD_SPEC_SLOTS and BR_MISPREDICT_SLOTS
+    # both need GP0, skymont's three Level 1 nodes have fixed counters
+    ("gnr", None, 30000, [(1, True), (2, True), (3, False)]),
+    ("lioncove", None, 0, [(1, True), (2, False), (3, False)]),
+    ("skymont", None, 30000, [(1, True), (2, True)]),
+    ("skymont", 2, 0, [(1, True), (2, False)]),
+    ("zen6", None, 0, [(1, True), (2, False)]),
+    ("neoverse-n3", None, 30000, [(1, True)]),
+    ("neoverse-v3", 4, 0, [(1, False)]),
 ]
 
 

@@ -7,7 +7,8 @@ counted; the clock rate is the profile's freq_mhz; slots are width x cycles
 totals grow by the deltas, and at 10 ms intervals every set counts in every
 interval and the totals miss nothing;
 and, for the Intel models, perf's clock-tick
-Level 3/4 memory formulas (skl/icl/spr-metrics.json), applied here in Python
+Level 3/4 memory formulas (skl/icl/spr-metrics.json; 7.3's gnr, lnl/arl
+for gnr and lioncove), applied here in Python
 to the raw deltas, give the profile's memory nodes within 1 point.
 """
 import os
@@ -24,7 +25,9 @@ tap = Tap("topdown_raw")
 LEVEL3_EVENTS = {"skl": 26, "icl": 29, "spr": 17, "zen4": 12, "zen5": 12,
                  "neoverse-n1": 3, "neoverse-n2": 7, "neoverse-n2-r0p2": 7,
                  "neoverse-v1": 7, "neoverse-v2": 7, "ampereone": 10,
-                 "ampereonex": 10, "gracemont": 7, "crestmont": 8}
+                 "ampereonex": 10, "gracemont": 7, "crestmont": 8, "gnr": 17,
+                 "lioncove": 19, "skymont": 8, "zen6": 12, "neoverse-n3": 7,
+                 "neoverse-v3": 7}
 CLOCK = {"skl": "CPU_CLK_UNHALTED.THREAD", "icl": "CPU_CLK_UNHALTED.THREAD",
          "spr": "CPU_CLK_UNHALTED.THREAD", "zen4": "ls_not_halted_cyc",
          "zen5": "ls_not_halted_cyc", "neoverse-n1": "CPU_CYCLES",
@@ -32,8 +35,11 @@ CLOCK = {"skl": "CPU_CLK_UNHALTED.THREAD", "icl": "CPU_CLK_UNHALTED.THREAD",
          "neoverse-v1": "CPU_CYCLES", "neoverse-v2": "CPU_CYCLES",
          "ampereone": "CPU_CYCLES", "ampereonex": "CPU_CYCLES",
          "gracemont": "CPU_CLK_UNHALTED.CORE",
-         "crestmont": "CPU_CLK_UNHALTED.CORE"}
-WIDTH = {"icl": 5, "spr": 6}
+         "crestmont": "CPU_CLK_UNHALTED.CORE", "gnr": "CPU_CLK_UNHALTED.THREAD",
+         "lioncove": "CPU_CLK_UNHALTED.THREAD", "skymont": "CPU_CLK_UNHALTED.CORE",
+         "zen6": "ls_not_halted_cyc", "neoverse-n3": "CPU_CYCLES",
+         "neoverse-v3": "CPU_CYCLES"}
+WIDTH = {"icl": 5, "spr": 6, "gnr": 6, "lioncove": 8}
 PROFILES = [
     "retiring=30 bad_speculation=10 frontend_bound=20 backend_bound=40 "
     "heavy_operations=5 branch_mispredicts=8 fetch_latency=12 memory_bound=25 "
@@ -103,7 +109,7 @@ def check_model(model, cpus):
                 tap(abs(ratio / WIDTH[model] - 1) * 100 < tol,
                     f"{tag}: TOPDOWN.SLOTS = {ratio:.3f} x cycles (width {WIDTH[model]}, "
                     f"within {tol} %)")
-            if model in ("skl", "icl", "spr"):
+            if model in ("skl", "icl", "spr", "gnr", "lioncove"):
                 got = memory_nodes(model, r)
                 err = max(abs(got[k] - want[k]) for k in MEM_NODES)
                 tap(err <= 1.0, f"{tag}: perf's memory formulas on raw within 1 point "

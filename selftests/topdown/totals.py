@@ -7,7 +7,7 @@ export's counters are made of, on tdsim:
   over the slots' is the sample's fraction to within one count in the
   slots (the totals are the fraction times the slots, rounded down);
   Level 1's differences add up to the slots' less at most one per node;
-- the slots are the slots event's count (spr), or the cycles times the
+- the slots are the slots event's count (spr, lioncove), or the cycles times the
   width where the model counts cycles (zen4: 6 a cycle); a cycle-based
   model (neoverse-n1) gives cycles; per ns of the interval, the CPU's
   frequency (2000 and 3000 MHz) times that;
@@ -155,6 +155,8 @@ def main():
         tap.skip_all("needs 2 CPUs")
     l2 = [k for k in L2 if k not in ("resource_bound", "other_mispredicts")]
     check_model("spr", "slots", 6, L1, l2)
+    # Level 2 in sets that take turns, every Level 1 node its own event
+    check_model("lioncove", "slots", 8, L1, l2)
     check_model("zen4", "slots", 6, L1 + ["smt_contention"], l2, zen=True)
     check_model("neoverse-n1", "cycles", 1,
                 ["frontend_bound", "backend_bound", "not_stalled"], [])
