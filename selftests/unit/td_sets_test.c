@@ -12,7 +12,10 @@ static const struct td_model * const models[] = {
 	&td_model_skl, &td_model_icl, &td_model_spr, &td_model_zen4,
 	&td_model_zen5, &td_model_neoverse_n1, &td_model_neoverse_n2,
 	&td_model_neoverse_n2_r0, &td_model_neoverse_v1, &td_model_neoverse_v2,
-	&td_model_ampereone,
+	&td_model_ampereone, &td_model_ampereonex, &td_model_gracemont,
+	&td_model_crestmont, &td_model_gnr, &td_model_lioncove,
+	&td_model_skymont, &td_model_zen6, &td_model_neoverse_n3,
+	&td_model_neoverse_v3,
 };
 
 /* an event's id by its perf name; -1 if the model has none */
@@ -299,6 +302,32 @@ TEST(scale_a_regression_estimate_by_its_residual)
 	EXPECT_EQ(0, out[misp]);
 	/* an event not in @predicted is scaled alone */
 	EXPECT_EQ(450, out[heavy]);
+}
+
+/*
+ * Lion Cove: TOPDOWN.BAD_SPEC_SLOTS (Level 1) and BR_MISPREDICT_SLOTS
+ * (Level 2) both need GP0, so Level 2 takes two sets however many
+ * counters; Level 1 alone fits.  Skymont: frontend, retiring and bad
+ * speculation on fixed counters 5, 6, 4 leave Level 1 one GP counter.
+ */
+TEST(gp0_pairs_and_topdown_fixed_counters)
+{
+	const struct td_model *m = &td_model_lioncove;
+	struct td_sets s;
+
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 1), 10, 4, &s));
+	EXPECT_EQ(1, s.nr);
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 2), 10, 4, &s));
+	EXPECT_EQ(2, s.nr);
+	EXPECT_FALSE(td_sets_fit(m, BIT_OF(m, "TOPDOWN.BAD_SPEC_SLOTS") |
+				 BIT_OF(m, "TOPDOWN.BR_MISPREDICT_SLOTS"), 10, 4));
+	m = &td_model_skymont;
+	EXPECT_EQ(1, td_sets_gp_used(m, level_mask(m, 1), 7));
+	EXPECT_EQ(4, td_sets_gp_used(m, level_mask(m, 2), 7));
+	/* a KVM guest's 3 fixed counters: all but the cycles on GP ones */
+	EXPECT_EQ(7, td_sets_gp_used(m, level_mask(m, 2), 3));
+	ASSERT_EQ(0, td_sets_build(m, level_mask(m, 2), 8, 7, &s));
+	EXPECT_EQ(1, s.nr);
 }
 
 TEST_HARNESS_MAIN
