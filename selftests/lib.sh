@@ -72,21 +72,16 @@ tdsim_unload() { rmmod topdown 2>/dev/null; rmmod tdsim 2>/dev/null || true; }
 TDSIM_DBG=/sys/kernel/debug/tdsim
 TDSIM_MODELS="skl icl spr gnr lioncove zen4 zen5 zen6 neoverse-n1 neoverse-n2 neoverse-n2-r0p2 neoverse-v1 neoverse-v2 neoverse-n3 neoverse-v3 ampereone ampereonex gracemont crestmont skymont"
 
-# The tests make check runs on 6.12 only and make soak runs on 6.1 (its
-# "vm-6.1-rest"): they take the module's perf, hotplug, debugfs and netlink
-# paths no other way than the rest do, and took 6.7 of 6.1's minutes in
-# 2026-11-26's CI (selftests/check says more).
+# The tests make check runs on 6.12 only and make soak runs on 6.1 and
+# 7.3 (their "-rest" runs): they take the module's perf, hotplug, debugfs
+# and netlink paths no other way than the rest do (selftests/check says
+# more): tdsim's own tests (tdsim loads under every other test), the
+# exact-math checks of every model, tdnl's userspace and the YNL CLI
+# (netlink/run.sh sends the same commands).
 TD_ONLY_612="selftests/tdsim/truth.sh selftests/topdown/accuracy.py selftests/topdown/raw.py
-	selftests/tdnl/export.py selftests/tdnl/explain.py selftests/tdnl/top.py"
-
-# What make check leaves out on 7.3 (make soak's "vm-7.3-rest" runs them):
-# 6.1's list, and tdsim's own tests and the YNL CLI, as on the debug
-# kernel: tdsim loads under every other test, and netlink/run.sh sends
-# the same commands.  7.3 keeps everything that goes through perf core,
-# hotplug, debugfs and netlink (the kernel's side that moved since 6.12),
-# in 9-10 of a full run's 16.5 minutes.
-TD_SKIP_73="$TD_ONLY_612 selftests/tdsim/load.sh selftests/tdsim/profile.sh
-	selftests/tdsim/schedule.sh selftests/tdsim/perf_l1.py selftests/netlink/ynl.py"
+	selftests/tdnl/export.py selftests/tdnl/explain.py selftests/tdnl/top.py
+	selftests/tdsim/load.sh selftests/tdsim/profile.sh selftests/tdsim/schedule.sh
+	selftests/tdsim/perf_l1.py selftests/netlink/ynl.py"
 
 # The guest tests make check runs on the debug kernel (selftests/check
 # says why these): make soak runs the rest there too.
