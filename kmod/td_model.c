@@ -17,8 +17,6 @@
  * @model:     its model number
  * @hybrid:    on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's CPUID
  *             0x1a EAX (TD_HYBRID()), else TD_NOT_HYBRID
- * @unchecked: out: true where perf 7.3 has no metric table for the CPU
- *             to check the model's formulas against
  *
  * 7.3's mapfile gives AMD family 0x1a models 0x30-0x3f, 0x50-0x5f and
  * 0x80 up to amdzen6, the rest to amdzen5 (6.12's: all to amdzen5).
@@ -26,12 +24,11 @@
  * Return: the model, or NULL (unknown CPUs are not supported).
  */
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
-				    unsigned int model, int hybrid, bool *unchecked)
+				    unsigned int model, int hybrid)
 {
 	bool atom = hybrid >= 0 && (unsigned int)hybrid >> 24 == TD_CORE_ATOM;
 	unsigned int native = hybrid >= 0 ? hybrid & 0xffffff : 0;
 
-	*unchecked = false;
 	if (vendor == TD_X86_INTEL && family == 6) {
 		switch (model) {
 		case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* skylake */

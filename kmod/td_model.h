@@ -194,7 +194,7 @@ enum td_x86_vendor { TD_X86_INTEL, TD_X86_AMD };
 #define TD_HYBRID(type, native)	((int)((type) << 24 | (native)))
 
 const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int family,
-				    unsigned int model, int hybrid, bool *unchecked);
+				    unsigned int model, int hybrid);
 const struct td_model *td_model_arm(u32 midr);
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level);
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node);

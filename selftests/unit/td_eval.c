@@ -14,7 +14,7 @@
  *                                   HYBRID (VENDOR 0 Intel, 1 AMD; HYBRID
  *                                   the CPUID 0x1a EAX or -1), prints
  *                                   td_model_x86()'s model or "none" for
- *                                   each (and "unchecked" where it says so)
+ *                                   each
  *
  * The events are listed as "NAME CONFIG LEVEL".
  */
@@ -72,7 +72,6 @@ int main(int argc, char **argv)
 {
 	const struct td_model *m = argc > 2 ? td_model_find(argv[2]) : NULL;
 	unsigned int i;
-	bool unchecked;
 
 	if (argc == 2 && !strcmp(argv[1], "x86")) {
 		unsigned int vendor, family, model;
@@ -80,9 +79,8 @@ int main(int argc, char **argv)
 
 		while (scanf("%u %i %i %i", &vendor, &family, &model, &hybrid) == 4) {
 			m = td_model_x86(vendor ? TD_X86_AMD : TD_X86_INTEL, family,
-					 model, hybrid, &unchecked);
-			printf("%s%s\n", m ? m->name : "none",
-			       unchecked ? " unchecked" : "");
+					 model, hybrid);
+			printf("%s\n", m ? m->name : "none");
 		}
 		return 0;
 	}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: creating, enabling and releasing a CPU's counters.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "topdown.h"
+#include "td_core.h"
+
+void td_release(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		if (tc->ctr[i].event)
+			perf_event_release_kernel(tc->ctr[i].event);
+		tc->ctr[i].event = NULL;
+	}
+}
+
+/* enable or disable the events of @mask; disabled ones start a new window */
+void td_enable(struct td_cpu *tc, u32 mask, bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		struct perf_event *ev = tc->ctr[i].event;
+
+		if (!(mask & BIT(i)) || !ev)
+			continue;
+		if (on) {
+			perf_event_enable(ev);
+		} else {
+			perf_event_disable(ev);
+			tc->ctr[i].based = false;
+		}
+	}
+}
+
+/* how many of the events that should count did not get a counter */
+unsigned int td_missing(const struct td_cpu *tc)
+{
+	u32 on = td_on(tc);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < tc->nr; i++)
+		if ((on & BIT(i)) && tc->ctr[i].event &&
+		    READ_ONCE(tc->ctr[i].event->state) != PERF_EVENT_STATE_ACTIVE)
+			n++;
+	return n;
+}
+
+/* pinned: the events counted all the time */
+static bool td_want_pinned(const struct td_cpu *tc, unsigned int i)
+{
+	return tc->sets.every & BIT(i);
+}
+
+/*
+ * The events counted all the time pinned, the others not: pinned-ness is
+ * fixed when a counter is created, and the sets change with the counters
+ * found free.  A pinned event of a set would make perf schedule every
+ * pinned event out and in again at each of its turns, and the events
+ * counted all the time would miss that time each (zen4's Level 1 made on 6
+ * counters, then counted on 5 as under the NMI watchdog, was a point off
+ * at 10 ms).  So an event whose place changed is created again, disabled;
+ * so is one whose form changed (a fixed counter given up or taken back).
+ */
+void td_reform(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		const struct td_event *e;
+		struct perf_event_attr attr;
+		struct perf_event *ev;
+		bool want;
+
+		if (!k->event)
+			continue;
+		want = td_want_pinned(tc, i);
+		e = td_event_form(&tc->model->events[i], tc->fixed);
+		if (k->event->attr.pinned == want && k->event->attr.config == e->config)
+			continue;
+		attr = k->event->attr;
+		attr.pinned = want;
+		attr.config = e->config;
+		attr.disabled = 1;
+		ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev)) {
+			pr_info_ratelimited("cpu%u: %s not created again %s: %ld\n",
+					    tc->cpu, e->name,
+					    want ? "pinned" : "unpinned", PTR_ERR(ev));
+			continue;
+		}
+		perf_event_release_kernel(k->event);
+		k->event = ev;
+		k->based = false;
+		k->last_gap = 0;
+	}
+}
+
+/*
+ * The PMU a CPU's PERF_TYPE_HARDWARE cycles reach, when it is not the one
+ * its raw events went to (@type): perf_init_event() offers such an event
+ * that the PERF_TYPE_RAW PMU refused to every PMU, and the hybrid one
+ * that has the CPU takes it (x86_pmu_event_init() refuses the others'
+ * CPUs with -ENOENT).  So E-cores find cpu_atom, and tdsim's atom_cpus=
+ * find tdsim_atom, with no parameter.  Returns whether it found one; then
+ * @type is its type and @tc->pmu_name its name.
+ */
+static bool td_own_pmu(struct td_cpu *tc, u32 *type)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+		.exclude_guest = !td_count_guest,
+	};
+	struct perf_event *ev;
+	bool found;
+
+	ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev))
+		return false;
+	found = ev->pmu->type != *type;
+	if (found) {
+		*type = ev->pmu->type;
+		strscpy(tc->pmu_name, ev->pmu->name, sizeof(tc->pmu_name));
+	}
+	perf_event_release_kernel(ev);
+	return found;
+}
+
+/* the models whose counters held were logged since the start */
+static DECLARE_BITMAP(td_logged, 64);
+
+/** td_cpu_log_reset() - at a start: log each model's counters once again */
+void td_cpu_log_reset(void)
+{
+	bitmap_zero(td_logged, 64);
+}
+
+/*
+ * Once per model and start, as the NMI watchdog says it takes a counter:
+ * which events the module holds on each CPU of that model, the pinned ones
+ * (a perf user of the same counters is then multiplexed) and the ones that
+ * take turns on what is left.
+ */
+static void td_log_held(const struct td_cpu *tc)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i, n = 0, pinned = 0;
+	char names[384] = "";
+	size_t len = 0;
+
+	for (i = 0; i < td_nr_models && td_models[i] != m; i++)
+		;
+	if (i < 64 && test_and_set_bit(i, td_logged))
+		return;
+	for (i = 0; i < tc->nr; i++) {
+		if (!tc->ctr[i].event)
+			continue;
+		n++;
+		if (!(tc->sets.every & BIT(i)))
+			continue;
+		pinned++;
+		len += scnprintf(names + len, sizeof(names) - len, "%s%s",
+				 len ? " " : "",
+				 td_event_form(&m->events[i], tc->fixed)->name);
+	}
+	pr_info("%s from cpu%u on: %u events per CPU, %u of them pinned (%s), %u taking turns on the counters left\n",
+		m->name, tc->cpu, n, pinned, names, n - pinned);
+}
+
+/*
+ * Room for @nr counters (at most TD_MAX_EVENTS), what the CPU's model has
+ * rather than the most any model has: allocated at the CPU's first open and
+ * kept, with the totals, until unload (a hybrid CPU moved to its own PMU
+ * may come to a model with more events: the counts so far are kept).
+ */
+static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
+{
+	struct td_counter *ctr;
+
+	nr = min_t(unsigned int, nr, TD_MAX_EVENTS);
+	if (nr <= tc->nr_ctr)
+		return 0;
+	ctr = kcalloc(nr, sizeof(*ctr), GFP_KERNEL);
+	if (!ctr)
+		return -ENOMEM;
+	if (tc->ctr)
+		memcpy(ctr, tc->ctr, tc->nr_ctr * sizeof(*ctr));
+	kfree(tc->ctr);
+	tc->ctr = ctr;
+	tc->nr_ctr = nr;
+	return 0;
+}
+
+/*
+ * Create the counters of @tc's level for its model and SMT setting, with
+ * tc->lock held; returns with the CPU active, or with its state saying
+ * why not (and a line in the kernel log).  Its sampling work starts them.
+ */
+void td_open(struct td_cpu *tc)
+{
+	struct perf_event_attr attr = {
+		.type = tc->pmu_type,
+		.size = sizeof(attr),
+		.disabled = 1,		/* the sets enable them in turn */
+		.exclude_guest = !td_count_guest,
+	};
+	const struct td_model *m = tc->model;
+	unsigned int i, nr, cpu = tc->cpu;
+	bool moved = false, guest_refused = false;
+	u32 skip;
+
+	tc->err = 0;
+	tc->err_event = NULL;
+	tc->held_fixed = 0;
+	tc->held_gp = 0;
+	tc->pmu_name[0] = '\0';
+	/*
+	 * What the regression learnt was of the events being replaced (an
+	 * SMT sibling came or went): td_begin() sizes it anew for the sets
+	 */
+	kvfree(tc->reg);
+	tc->reg = NULL;
+	tc->reg_size = 0;
+again_pmu:
+	tc->nr = 0;
+	tc->open = 0;
+	if (td_ctr_reserve(tc, m->nr_events)) {
+		tc->state = TD_STATE_ERROR;
+		tc->err = -ENOMEM;
+		td_stats_add(&(struct td_stats){ .errors = 1 });
+		pr_info_ratelimited("cpu%u: no memory for %s's %u counters\n",
+				    cpu, m->name, m->nr_events);
+		return;
+	}
+	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
+again:
+	/*
+	 * Level 1 and 2 open one form of an SMT-dependent event, so Level 1
+	 * fits; Level 3 multiplexes anyway and opens both, as tdnl's
+	 * per-thread formulas need CPU_CLK_UNHALTED.THREAD.  Where the PMU
+	 * refused an AnyThread event, the per-thread form alone.
+	 */
+	if (tc->any_refused)
+		skip = m->smt_only;
+	else
+		skip = td_level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+	tc->core_wide = m->smt_only && tc->smt && !tc->any_refused;
+	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
+	tc->gp = m->gp_counters;
+	tc->fixed = m->fixed_counters;
+again_fixed:
+	tc->fixed_max = tc->fixed;
+	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
+	for (i = 0; i < nr && !tc->err; i++) {
+		struct td_counter *k = &tc->ctr[i];
+		struct perf_event *ev;
+
+		k->based = false;
+		k->acc = (struct td_acc){ 0 };
+		k->acc_run = 0;
+		k->last_gap = 0;
+		k->delta = 0;
+		k->d_enabled = 0;
+		k->d_running = 0;
+		tc->nr = i + 1;
+		if (!(tc->open & BIT(i)))
+			continue;
+		/*
+		 * The events counted all the time are pinned: enabling the
+		 * next set's (flexible) events then reschedules only those,
+		 * and never stops the normalizers and Level 1.
+		 */
+		attr.pinned = td_want_pinned(tc, i);
+		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
+		/* the hardware PMU's own events only (tdsim is not PMUv3) */
+		if (td_pmu_type < 0 && !td_arch_implements(cpu, attr.config)) {
+			tc->err = -EOPNOTSUPP;
+			break;
+		}
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (m->smt_only & BIT(i))) {
+			/*
+			 * No AnyThread: intel_pmu_hw_config() refuses the bit
+			 * with -EINVAL on a PMU of version < 3, and KVM gives
+			 * its guests version 2 (kvm_init_pmu_capability()).
+			 * Count per thread: the events and formulas without
+			 * SMT (perf's, which name the AnyThread events
+			 * whenever SMT is on, compute no Level 1 there).
+			 */
+			pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
+				cpu, m->events[i].name, tc->smt ? "on" : "off");
+			tc->any_refused = true;
+			td_release(tc);
+			goto again;
+		}
+		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && m->events[i].gp_form &&
+		    m->events[i].fixed >= 0 &&
+		    (unsigned int)m->events[i].fixed < tc->fixed) {
+			/*
+			 * The PMU has no such fixed counter (x86's
+			 * validate_event() refuses its pseudo-encoding; a KVM
+			 * guest has 3): count its general-purpose form, with
+			 * the sets made again for fewer fixed counters.
+			 */
+			pr_info_ratelimited("cpu%u: %s refused (no fixed counter %d, as in a KVM guest): counting %s\n",
+					    cpu, m->events[i].name, m->events[i].fixed,
+					    m->events[i].gp_form->name);
+			tc->fixed = m->events[i].fixed;
+			td_release(tc);
+			goto again_fixed;
+		}
+		if (IS_ERR(ev)) {
+			tc->err = PTR_ERR(ev);
+			/* 7.0+: a VM with a mediated PMU refuses guest time */
+			guest_refused = tc->err == -EOPNOTSUPP && !attr.exclude_guest;
+			break;
+		}
+		k->event = ev;
+	}
+	if (tc->err == -ENOENT && td_pmu_type < 0 && !moved &&
+	    td_own_pmu(tc, &attr.type)) {
+		/*
+		 * The CPU's own PMU is another one (a hybrid part's E-core:
+		 * PERF_TYPE_RAW is cpu_core's type): open them there, as
+		 * model= says, atom_model= on that PMU or the CPU's identity.
+		 * (A pmu_type= that refuses the CPU is not second-guessed.)
+		 */
+		td_release(tc);
+		moved = true;
+		tc->err = 0;
+		tc->pmu_type = attr.type;
+		if (td_forced_atom_model)
+			tc->model = td_cpu_model(tc, td_forced_atom_model);
+		m = tc->model;
+		pr_info_ratelimited("cpu%u: its events are %s's (type %d), not the raw PMU's: counted there as %s\n",
+				    cpu, tc->pmu_name, attr.type, m->name);
+		goto again_pmu;
+	}
+	if (tc->err) {
+		if (i < nr && tc->nr)
+			tc->err_event = td_event_form(&m->events[i], tc->fixed)->name;
+		td_release(tc);
+		tc->nr = 0;
+		tc->open = 0;
+		/*
+		 * -ENOENT: no PMU claims the event type (PERF_TYPE_RAW with no
+		 * hardware PMU, as in a VM without PMU passthrough, or a
+		 * pmu_type that does not exist).  The module stays loaded and
+		 * says so; every other error is the counter's own.
+		 */
+		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
+		td_stats_add(&(struct td_stats){ .errors = 1 });
+		if (tc->err == -ENOENT)
+			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
+					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
+		else if (guest_refused)
+			pr_info_ratelimited("cpu%u: %s refused (%d): a VM with a mediated PMU runs, and count_guest=1 asks for guest time; load with count_guest=0 to count beside it\n",
+					    cpu, m->events[i].name, tc->err);
+		else if (tc->err == -EOPNOTSUPP)
+			pr_info_ratelimited("cpu%u: %s (%#llx) is not implemented by its PMU (PMCEID): not counted\n",
+					    cpu, m->events[i].name,
+					    m->events[i].config);
+		else if (i < nr && tc->nr)
+			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
+					    cpu, m->events[i].name,
+					    m->events[i].config, tc->err);
+		else
+			pr_info_ratelimited("cpu%u: %s's events fit no counters: %d\n",
+					    cpu, m->name, tc->err);
+		return;
+	}
+	td_set_slots(tc, tc->base);
+	for (i = 0; i < tc->nr && !tc->pmu_name[0]; i++)
+		if (tc->ctr[i].event)
+			strscpy(tc->pmu_name, tc->ctr[i].event->pmu->name,
+				sizeof(tc->pmu_name));
+	tc->state = TD_STATE_WAITING;
+	tc->mux_ppm = TD_PPM;
+	tc->cur = 0;
+	tc->started = false;
+	/* one more CPU its group's bursts wait for */
+	if (!tc->active)
+		td_nl_sampling(tc->cpu, true);
+	tc->active = true;
+	td_log_held(tc);
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: fixed counters given up to other perf users and taken back.
+ */
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include "topdown.h"
+#include "td_core.h"
+#include "td_compat.h"
+
+/*
+ * Whether event @i of @tc is a fixed-counter-only event counted on its
+ * fixed counter that has a general-purpose form (TOPDOWN.SLOTS, fixed
+ * counter 3 of Ice Lake and later): the module can give that counter up.
+ */
+static bool td_yields_fixed(const struct td_cpu *tc, unsigned int i)
+{
+	const struct td_event *e = &tc->model->events[i];
+
+	return e->gp_form && e->fixed >= 0 && (unsigned int)e->fixed < tc->fixed;
+}
+
+/*
+ * An event of ours on a fixed counter it could give up (td_yields_fixed()):
+ * its index, or -1.
+ */
+int td_fixed_held(const struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++)
+		if ((tc->open & BIT(i)) && tc->ctr[i].event && td_yields_fixed(tc, i))
+			return i;
+	return -1;
+}
+
+/*
+ * An event of ours on a fixed counter that it should give up, or -1 (its
+ * index).  Fixed counter 3 of Ice Lake and later is the one perf's own
+ * topdown needs (perf stat's default metrics, --topdown, -M TopdownL1:
+ * TOPDOWN.SLOTS and the PERF_METRICS events have no other counter), and a
+ * pinned TOPDOWN.SLOTS of ours would leave those "<not counted>" for as
+ * long as the module runs.  So the module gives such a counter up, and
+ * counts the event's general-purpose form (TOPDOWN.SLOTS_P) pinned
+ * instead, when, @missing of its enabled events being off their counters:
+ * - none is, and a flexible group waits for counters on the PMU (perf's
+ *   rotate_necessary): another perf user's, as all of ours are on.  It may
+ *   need that counter; giving it up costs one general-purpose counter,
+ *   which perf's rotation shares anyway.
+ * - or it is the only one off: another perf user holds it pinned.
+ * (A flexible group that cannot go on keeps every later flexible group
+ * off, ours included: td_start_sets() gives the counter up too before it
+ * finds no counter for the normalizer.)
+ */
+int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
+{
+	int i = td_fixed_held(tc);
+	struct perf_event *ev;
+
+	if (i < 0)
+		return -1;
+	ev = tc->ctr[i].event;
+	if (!missing)
+		return td_group_waits(ev) ? i : -1;
+	return missing == 1 && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ? i : -1;
+}
+
+/*
+ * Whether the fixed counters given up are free again: a flexible event on
+ * each, created and enabled last, gets it only if no other perf group
+ * has it or waits before it.
+ */
+bool td_fixed_free(struct td_cpu *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++) {
+		const struct td_event *e = &tc->model->events[i];
+		struct perf_event_attr attr;
+		struct perf_event *ev;
+		bool got;
+
+		if (!tc->ctr[i].event || !e->gp_form || e->fixed < 0 ||
+		    (unsigned int)e->fixed < tc->fixed ||
+		    (unsigned int)e->fixed >= tc->fixed_max)
+			continue;
+		attr = tc->ctr[i].event->attr;
+		attr.config = e->config;
+		attr.pinned = 0;
+		attr.disabled = 1;
+		ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev))
+			return false;
+		perf_event_enable(ev);
+		got = READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE;
+		perf_event_release_kernel(ev);
+		if (!got)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Which counters others hold, for info: a fixed counter whose event perf
+ * placed on a general-purpose one instead (the NMI watchdog's cycles event
+ * sits on fixed counter 1 of Intel CPUs, on the cycle counter of Arm
+ * ones), then the general-purpose counters the sets were made without
+ * beyond those events'.  A fixed counter none of the level's events uses
+ * is not seen.
+ */
+void td_find_held(struct td_cpu *tc)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i, moved = 0;
+	u32 held = 0;
+
+	for (i = 0; i < tc->nr; i++) {
+		const struct td_event *e = &m->events[i];
+		struct perf_event *ev = tc->ctr[i].event;
+		int idx;
+
+		/* given up to another perf user: counted in its other form */
+		if (ev && e->gp_form && e->fixed >= 0 &&
+		    (unsigned int)e->fixed >= tc->fixed &&
+		    (unsigned int)e->fixed < tc->fixed_max)
+			held |= BIT(e->fixed);
+		if (!ev || e->fixed < 0 || (unsigned int)e->fixed >= tc->fixed ||
+		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
+			continue;
+		idx = READ_ONCE(ev->hw.idx);
+		if (idx >= 0 && idx != td_arch_fixed_idx(e->fixed, td_pmu_type < 0)) {
+			held |= BIT(e->fixed);
+			moved++;
+		}
+	}
+	tc->held_fixed = held;
+	tc->held_gp = m->gp_counters > tc->gp + moved ?
+		m->gp_counters - tc->gp - moved : 0;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topdown: perf's internals, in one place.
+ */
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/device.h>
+#include <linux/gfp.h>
+#include <linux/string.h>
+#include "topdown.h"
+#include "td_core.h"
+
+/*
+ * An event's count now, on its CPU with interrupts off: what
+ * perf_event_read_local() does for the count, which modules cannot call
+ * (it is not exported: Module.symvers of 6.1 and 6.12).  An event on a
+ * counter is read from its PMU; one that is not holds its count.
+ */
+u64 td_read_local(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+/*
+ * How long @ev has been enabled but off its counter, ns: perf's enabled
+ * less its running time.  Both advance together while the event counts,
+ * neither while it is disabled, so perf's totals hold the gap as of now
+ * except while the event waits for a counter (INACTIVE): the gap then
+ * grows with perf's clock, and only perf_event_read_value() brings it up to
+ * date.  On the event's CPU with interrupts off, as perf_event_read_local()
+ * reads it: the totals and the state change only there, with interrupts
+ * off (scheduling the event in or out, rotation, IPIs).  Returns false
+ * when the event is INACTIVE.
+ */
+bool td_gap_local(struct perf_event *ev, u64 *gap)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE)
+		return false;
+	*gap = ev->total_time_enabled - ev->total_time_running;
+	return true;
+}
+
+/*
+ * The slots per cycle the PMU of @ev says in its caps/slots, 0 if none:
+ * the attribute arm_pmuv3 shows PMMIR_EL1.SLOTS in ("0x%08x\n") and
+ * perf's #slots reads.  For pmu_type= (tdsim emulates it), whose PMU has
+ * no registers of its own; its show() is called as sysfs calls it, on a
+ * page (sysfs_emit() wants one).  The event holds the PMU's module.
+ */
+unsigned int td_caps_slots(struct perf_event *ev)
+{
+	const struct attribute_group **g;
+	struct device_attribute *da;
+	struct attribute **a;
+	unsigned int slots = 0;
+	char *page;
+
+	for (g = ev->pmu->attr_groups; g && *g; g++) {
+		if (!(*g)->name || strcmp((*g)->name, "caps"))
+			continue;
+		for (a = (*g)->attrs; a && *a; a++) {
+			if (strcmp((*a)->name, "slots"))
+				continue;
+			da = container_of(*a, struct device_attribute, attr);
+			if (!da->show || !ev->pmu->dev)
+				return 0;
+			page = (char *)get_zeroed_page(GFP_KERNEL);
+			if (!page)
+				return 0;
+			if (da->show(ev->pmu->dev, da, page) <= 0 ||
+			    kstrtouint(strim(page), 0, &slots))
+				slots = 0;
+			free_page((unsigned long)page);
+			return slots;
+		}
+	}
+	return 0;
+}
