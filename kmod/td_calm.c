@@ -5,7 +5,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /* whether Level 1's events are all counted all the time, with other sets */
 bool td_l1_always(const struct td_cpu *tc)
@@ -34,7 +34,7 @@ static u64 td_calm_span(const struct td_cpu *tc)
  * node (td_cpu.calm_lo/hi) for td_calm_end()
  */
 void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm,
-			   u64 span)
+		    u64 span)
 {
 	unsigned int j;
 
@@ -69,7 +69,7 @@ void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm,
  * widens its range
  */
 void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
-			  u64 ref, u64 span)
+		   u64 ref, u64 span)
 {
 	u64 r;
 	u32 q, hi;

@@ -8,8 +8,9 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/overflow.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 void td_release(struct td_cpu *tc)
 {
@@ -121,7 +122,7 @@ static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 		.size = sizeof(attr),
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		.disabled = 1,
-		.exclude_guest = !td_count_guest,
+		.exclude_guest = !tc->cfg->count_guest,
 	};
 	struct perf_event *ev;
 	bool found;
@@ -141,7 +142,7 @@ static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 /* the models whose counters held were logged since the start */
 static DECLARE_BITMAP(td_logged, 64);
 
-/** td_cpu_log_reset() - at a start: log each model's counters once again */
+/* at a start: log each model's counters once again */
 void td_cpu_log_reset(void)
 {
 	bitmap_zero(td_logged, 64);
@@ -180,25 +181,33 @@ static void td_log_held(const struct td_cpu *tc)
 }
 
 /*
- * Room for @nr counters (at most TD_MAX_EVENTS), what the CPU's model has
- * rather than the most any model has: allocated at the CPU's first open and
- * kept, with the totals, until unload (a hybrid CPU moved to its own PMU
- * may come to a model with more events: the counts so far are kept).
+ * Room for @nr counters (at most TD_MAX_EVENTS) and their sample, what the
+ * CPU's model has rather than the most any model has: allocated at the
+ * CPU's first open and kept, with the totals, until unload (a hybrid CPU
+ * moved to its own PMU may come to a model with more events: the counts so
+ * far are kept).
  */
 static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 {
 	struct td_counter *ctr;
+	struct td_sample *sample;
 
 	nr = min_t(unsigned int, nr, TD_MAX_EVENTS);
 	if (nr <= tc->nr_ctr)
 		return 0;
 	ctr = kcalloc(nr, sizeof(*ctr), GFP_KERNEL);
-	if (!ctr)
+	sample = kzalloc(struct_size(sample, counts, nr), GFP_KERNEL);
+	if (!ctr || !sample) {
+		kfree(ctr);
+		kfree(sample);
 		return -ENOMEM;
+	}
 	if (tc->ctr)
 		memcpy(ctr, tc->ctr, tc->nr_ctr * sizeof(*ctr));
 	kfree(tc->ctr);
+	kfree(tc->sample);
 	tc->ctr = ctr;
+	tc->sample = sample;
 	tc->nr_ctr = nr;
 	return 0;
 }
@@ -214,7 +223,7 @@ void td_open(struct td_cpu *tc)
 		.type = tc->pmu_type,
 		.size = sizeof(attr),
 		.disabled = 1,		/* the sets enable them in turn */
-		.exclude_guest = !td_count_guest,
+		.exclude_guest = !tc->cfg->count_guest,
 	};
 	const struct td_model *m = tc->model;
 	unsigned int i, nr, cpu = tc->cpu;
@@ -244,7 +253,7 @@ again_pmu:
 				    cpu, m->name, m->nr_events);
 		return;
 	}
-	nr = min_t(unsigned int, td_model_nr_events(m, td_level), TD_MAX_EVENTS);
+	nr = min_t(unsigned int, td_model_nr_events(m, tc->cfg->level), TD_MAX_EVENTS);
 again:
 	/*
 	 * Level 1 and 2 open one form of an SMT-dependent event, so Level 1
@@ -255,7 +264,7 @@ again:
 	if (tc->any_refused)
 		skip = m->smt_only;
 	else
-		skip = td_level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+		skip = tc->cfg->level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
 	tc->core_wide = m->smt_only && tc->smt && !tc->any_refused;
 	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
 	tc->gp = m->gp_counters;
@@ -285,7 +294,7 @@ again_fixed:
 		attr.pinned = td_want_pinned(tc, i);
 		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
 		/* the hardware PMU's own events only (tdsim is not PMUv3) */
-		if (td_pmu_type < 0 && !td_arch_implements(cpu, attr.config)) {
+		if (tc->cfg->pmu_type < 0 && !td_arch_implements(cpu, attr.config)) {
 			tc->err = -EOPNOTSUPP;
 			break;
 		}
@@ -329,7 +338,7 @@ again_fixed:
 		}
 		k->event = ev;
 	}
-	if (tc->err == -ENOENT && td_pmu_type < 0 && !moved &&
+	if (tc->err == -ENOENT && tc->cfg->pmu_type < 0 && !moved &&
 	    td_own_pmu(tc, &attr.type)) {
 		/*
 		 * The CPU's own PMU is another one (a hybrid part's E-core:
@@ -341,8 +350,8 @@ again_fixed:
 		moved = true;
 		tc->err = 0;
 		tc->pmu_type = attr.type;
-		if (td_forced_atom_model)
-			tc->model = td_cpu_model(tc, td_forced_atom_model);
+		if (tc->cfg->atom_model)
+			tc->model = td_cpu_model(tc, tc->cfg->atom_model);
 		m = tc->model;
 		pr_info_ratelimited("cpu%u: its events are %s's (type %d), not the raw PMU's: counted there as %s\n",
 				    cpu, tc->pmu_name, attr.type, m->name);
@@ -364,7 +373,7 @@ again_fixed:
 		td_stats_add(&(struct td_stats){ .errors = 1 });
 		if (tc->err == -ENOENT)
 			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
-					    cpu, td_pmu_type >= 0 ? "pmu_type's" : "raw");
+					    cpu, tc->cfg->pmu_type >= 0 ? "pmu_type's" : "raw");
 		else if (guest_refused)
 			pr_info_ratelimited("cpu%u: %s refused (%d): a VM with a mediated PMU runs, and count_guest=1 asks for guest time; load with count_guest=0 to count beside it\n",
 					    cpu, m->events[i].name, tc->err);
@@ -390,9 +399,6 @@ again_fixed:
 	tc->mux_ppm = TD_PPM;
 	tc->cur = 0;
 	tc->started = false;
-	/* one more CPU its group's bursts wait for */
-	if (!tc->active)
-		td_nl_sampling(tc->cpu, true);
 	tc->active = true;
 	td_log_held(tc);
 }

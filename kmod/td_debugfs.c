@@ -22,56 +22,74 @@
  *
  * Files exist for every present CPU from load to unload, so hotplug never
  * removes a file under a reader; a CPU added later (a VM's vCPU hot-add)
- * gets its files when it first comes online with topdown started.  Not
- * for every possible CPU: each debugfs file's removal sums the debugfs
- * mount's per-CPU count over every possible CPU, so with 8192 of them
- * (Debian's NR_CPUS, possible_cpus=8192) unloading took 85 s of CPU in a
- * 6.1 guest with 2 present.
+ * gets its files when it first comes online.  Not for every possible CPU:
+ * each file's removal sums the debugfs mount's per-CPU count over every
+ * possible CPU, which with thousands of them makes unloading slow.
+ *
+ * The levels and raw counts are the CPU's sample, as netlink publishes it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 #include "topdown.h"
+#include "td_math.h"
 
 static struct dentry *td_dir;
 
-/* Level 1 of the latest interval in 0.01 %, adding up to 10000; false if none */
-static bool td_l1_centi(struct td_cpu *tc, u32 *centi)
+/* Level 1 of @s in 0.01 %, adding up to 10000; false if it has none */
+static bool td_l1_centi(const struct td_sample *s, u32 *centi)
 {
-	if (tc->state != TD_STATE_OK)
+	if (s->state != TD_STATE_OK)
 		return false;
 	/* nodes a model does not measure are 0 and stay 0 */
-	td_to_centi(tc->result.l1, TD_NR_L1, centi);
+	td_to_centi(s->result.l1, TD_NR_L1, centi);
 	return true;
 }
 
-static int td_level1_show(struct seq_file *s, void *unused)
+/* @cpu's sample for a show(), or NULL */
+static struct td_sample *td_show_sample(struct seq_file *m)
 {
-	struct td_cpu *tc = s->private;
+	const struct td_cpu *tc = m->private;
+	struct td_sample *s = td_sample_alloc();
+
+	if (s)
+		td_cpu_sample(tc->cpu, s);
+	return s;
+}
+
+static void td_level1_print(struct seq_file *m, const struct td_sample *s)
+{
 	u32 centi[TD_NR_L1];
 	unsigned int i;
-	bool ok;
+	bool ok = td_l1_centi(s, centi);
 
-	mutex_lock(&tc->lock);
-	ok = td_l1_centi(tc, centi);
 	for (i = 0; i < TD_NR_L1; i++) {
-		const struct td_model *m = tc->model;
-		bool has = m && td_model_has_l1(m, i);
+		bool has = s->model && td_model_has_l1(s->model, i);
 
 		/* the four common nodes always; the others where they exist */
 		if (i >= TD_SMT_CONTENTION && !has)
 			continue;
 		if (ok && has)
-			seq_printf(s, "%s %u.%02u\n", td_l1_names[i],
+			seq_printf(m, "%s %u.%02u\n", td_l1_names[i],
 				   centi[i] / 100, centi[i] % 100);
 		else
-			seq_printf(s, "%s n/a\n", td_l1_names[i]);
+			seq_printf(m, "%s n/a\n", td_l1_names[i]);
 	}
-	mutex_unlock(&tc->lock);
+}
+
+static int td_level1_show(struct seq_file *m, void *unused)
+{
+	struct td_sample *s = td_show_sample(m);
+
+	if (!s)
+		return -ENOMEM;
+	td_level1_print(m, s);
+	kfree(s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_level1);
@@ -81,57 +99,61 @@ DEFINE_SHOW_ATTRIBUTE(td_level1);
  * Core and Zen models: the eight of enum td_l2); nothing for a model with
  * no Level 2 or a CPU with no model
  */
-static int td_level2_show(struct seq_file *s, void *unused)
+static void td_level2_print(struct seq_file *m, const struct td_sample *s)
 {
-	struct td_cpu *tc = s->private;
-	const struct td_model *m;
+	const struct td_model *md = s->model;
 	u32 centi[TD_NR_L1], l2[TD_NR_L2];
 	unsigned int i, j, node[2];
-	bool ok;
+	bool ok = td_l1_centi(s, centi) && s->result.has_l2;
 
-	mutex_lock(&tc->lock);
-	m = tc->model;
-	ok = td_l1_centi(tc, centi) && tc->result.has_l2;
-	for (i = 0; m && i < m->nr_pairs; i++) {
-		const struct td_pair *p = &m->pairs[i];
+	for (i = 0; md && i < md->nr_pairs; i++) {
+		const struct td_pair *p = &md->pairs[i];
 
 		/* split each printed parent, so the printed pair adds up to it */
 		if (ok)
-			td_split(centi[p->parent], (tc->result.l2[p->child] + 50) / 100,
+			td_split(centi[p->parent], (s->result.l2[p->child] + 50) / 100,
 				 &l2[p->child], &l2[p->sibling]);
 		node[0] = min(p->child, p->sibling);
 		node[1] = max(p->child, p->sibling);
 		for (j = 0; j < 2; j++) {
 			if (ok)
-				seq_printf(s, "%s %u.%02u\n", td_l2_names[node[j]],
+				seq_printf(m, "%s %u.%02u\n", td_l2_names[node[j]],
 					   l2[node[j]] / 100, l2[node[j]] % 100);
 			else
-				seq_printf(s, "%s n/a\n", td_l2_names[node[j]]);
+				seq_printf(m, "%s n/a\n", td_l2_names[node[j]]);
 		}
 	}
-	mutex_unlock(&tc->lock);
+}
+
+static int td_level2_show(struct seq_file *m, void *unused)
+{
+	struct td_sample *s = td_show_sample(m);
+
+	if (!s)
+		return -ENOMEM;
+	td_level2_print(m, s);
+	kfree(s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_level2);
 
-static int td_raw_show(struct seq_file *s, void *unused)
+static int td_raw_show(struct seq_file *m, void *unused)
 {
-	struct td_cpu *tc = s->private;
+	struct td_sample *s = td_show_sample(m);
 	unsigned int i;
 
-	mutex_lock(&tc->lock);
-	for (i = 0; tc->model && i < tc->nr; i++) {
-		const struct td_counter *k = &tc->ctr[i];
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < s->nr; i++) {
+		const struct td_sample_count *c = &s->counts[i];
 
-		if (!k->event && !td_closed(tc))
-			continue;	/* not opened with this SMT setting */
-		seq_printf(s, "%s %llu %llu %llu %llu%s\n",
-			   td_event_form(&tc->model->events[i], tc->fixed)->name,
-			   k->delta, k->total,
-			   k->d_enabled, k->d_running,
-			   k->d_running ? "" : " not-counted");
+		if (!(s->present & BIT(i)))
+			continue;
+		seq_printf(m, "%s %llu %llu %llu %llu%s\n", c->name, c->delta,
+			   c->total, c->enabled, c->running,
+			   c->running ? "" : " not-counted");
 	}
-	mutex_unlock(&tc->lock);
+	kfree(s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(td_raw);
@@ -155,7 +177,8 @@ static int td_info_show(struct seq_file *s, void *unused)
 	else
 		seq_printf(s, "state %s\n", td_state_name(tc->state));
 	seq_printf(s, "counters %u\n", open);
-	seq_printf(s, "guest %s\n", td_count_guest ? "counted" : "excluded");
+	seq_printf(s, "guest %s\n", READ_ONCE(td_config()->count_guest) ?
+		   "counted" : "excluded");
 	seq_printf(s, "multiplexed %s\n", !tc->seq ? "n/a" :
 		   td_multiplexed(tc) ? "yes" : "no");
 	/* the latest interval's snapshots' widest spread, when taken slow */
@@ -182,7 +205,7 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
 	seq_printf(s, "time_scaled %u\n", tc->time_scaled);
-	for (i = 0; i < 3 && i < READ_ONCE(td_level); i++)
+	for (i = 0; i < 3 && i < READ_ONCE(td_config()->level); i++)
 		seq_printf(s, "counted_level%u %u.%06u\n", i + 1,
 			   tc->counted[i] / TD_PPM, tc->counted[i] % TD_PPM);
 	seq_printf(s, "gp_free %u\n", tc->gp);
@@ -223,16 +246,15 @@ DEFINE_SHOW_ATTRIBUTE(td_models);
 static int td_stats_show(struct seq_file *s, void *unused)
 {
 	struct td_stats st;
-	u64 msgs, dgrams;
 
 	td_stats_sum(&st);
-	td_nl_burst_stats(&msgs, &dgrams);
 	seq_printf(s, "samples %llu\nticks %llu\ncost_ns %llu\nswitch_ns %llu\nswitches %llu\n",
 		   st.samples, st.ticks, st.cost_ns, st.switch_ns, st.switches);
 	seq_printf(s, "read_ns %llu\nreads %llu\nreread_ns %llu\nnotify_ns %llu\nerrors %llu\n",
 		   st.read_ns, st.reads, st.reread_ns, st.notify_ns, st.errors);
-	seq_printf(s, "ntf_msgs %llu\nntf_dgrams %llu\nntf_built %llu\n", msgs, dgrams,
-		   st.ntf_built);
+	/* one message a datagram, each built afresh */
+	seq_printf(s, "ntf_msgs %llu\nntf_dgrams %llu\nntf_built %llu\n",
+		   st.ntf_msgs, st.ntf_msgs, st.ntf_msgs);
 	seq_printf(s, "memory_bytes %zu\n", td_cpu_memory());
 	return 0;
 }
@@ -242,7 +264,8 @@ static ssize_t td_interval_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	char buf[16];
-	int len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(td_interval_ms));
+	int len = scnprintf(buf, sizeof(buf), "%u\n",
+			    READ_ONCE(td_config()->interval_ms));
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
@@ -257,7 +280,7 @@ static ssize_t td_interval_write(struct file *file, const char __user *ubuf,
 	if (ret || ms < TD_INTERVAL_MIN_MS || ms > TD_INTERVAL_MAX_MS) {
 		pr_info("interval_ms: want %u..%u ms; kept %u\n",
 			TD_INTERVAL_MIN_MS, TD_INTERVAL_MAX_MS,
-			READ_ONCE(td_interval_ms));
+			READ_ONCE(td_config()->interval_ms));
 		return -EINVAL;
 	}
 	td_set_interval(ms);
@@ -307,22 +330,21 @@ static const struct file_operations td_running_fops = {
 };
 
 static struct cpumask td_dir_cpus;	/* the CPUs with a directory */
+static enum cpuhp_state td_dir_state;
 
-/**
- * td_debugfs_cpu() - create @cpu's directory and files, once
- * @cpu: a CPU present at load, or one coming online
- *
- * Called at load (before any hotplug callback) and from CPU hotplug's
- * online callback, which hotplug runs one at a time.
+/*
+ * @cpu's directory and files, once: for a CPU present at load, and from
+ * CPU hotplug's online callback (which runs one at a time) for one added
+ * later
  */
-void td_debugfs_cpu(unsigned int cpu)
+static int td_debugfs_cpu(unsigned int cpu)
 {
-	struct td_cpu *tc = td_cpu(cpu);
+	struct td_cpu *tc = td_cpu_of(cpu);
 	struct dentry *d;
 	char name[16];
 
 	if (cpumask_test_and_set_cpu(cpu, &td_dir_cpus))
-		return;
+		return 0;
 	snprintf(name, sizeof(name), "cpu%u", cpu);
 	d = debugfs_create_dir(name, td_dir);
 	/* counters are a side channel: root only, as perf's CPU events */
@@ -330,12 +352,14 @@ void td_debugfs_cpu(unsigned int cpu)
 	debugfs_create_file("level2", 0400, d, tc, &td_level2_fops);
 	debugfs_create_file("raw", 0400, d, tc, &td_raw_fops);
 	debugfs_create_file("info", 0400, d, tc, &td_info_fops);
+	return 0;
 }
 
-/** td_debugfs_init() - create every file, for every present CPU */
-void td_debugfs_init(void)
+/** td_debugfs_init() - create every file, for every present CPU; 0 or errno */
+int td_debugfs_init(void)
 {
 	unsigned int cpu;
+	int ret;
 
 	td_dir = debugfs_create_dir("topdown", NULL);
 	debugfs_create_file("interval_ms", 0600, td_dir, NULL, &td_interval_fops);
@@ -344,11 +368,22 @@ void td_debugfs_init(void)
 	debugfs_create_file("stats", 0444, td_dir, NULL, &td_stats_fops);
 	for_each_present_cpu(cpu)
 		td_debugfs_cpu(cpu);
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "topdown/debugfs:online",
+					td_debugfs_cpu, NULL);
+	if (ret < 0) {
+		td_debugfs_exit();
+		return ret;
+	}
+	td_dir_state = ret;
+	return 0;
 }
 
 /** td_debugfs_exit() - remove them; waits for readers to leave */
 void td_debugfs_exit(void)
 {
+	if (td_dir_state > 0)
+		cpuhp_remove_state_nocalls(td_dir_state);
+	td_dir_state = 0;
 	debugfs_remove_recursive(td_dir);
 	cpumask_clear(&td_dir_cpus);
 }

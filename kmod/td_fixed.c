@@ -5,7 +5,7 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 #include "td_compat.h"
 
 /*
@@ -128,7 +128,7 @@ void td_find_held(struct td_cpu *tc)
 		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
 			continue;
 		idx = READ_ONCE(ev->hw.idx);
-		if (idx >= 0 && idx != td_arch_fixed_idx(e->fixed, td_pmu_type < 0)) {
+		if (idx >= 0 && idx != td_arch_fixed_idx(e->fixed, tc->cfg->pmu_type < 0)) {
 			held |= BIT(e->fixed);
 			moved++;
 		}

@@ -7,7 +7,18 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
+
+const char *td_slots_from_name(enum td_slots_from from)
+{
+	static const char * const names[] = {
+		[TD_SLOTS_MODEL] = "model",
+		[TD_SLOTS_PMMIR] = "pmmir",
+		[TD_SLOTS_CAPS] = "caps",
+	};
+
+	return names[from];
+}
 
 /*
  * The width @tc's slot-based Arm model is counted with: the PMU's slots
@@ -22,7 +33,7 @@ void td_set_slots(struct td_cpu *tc, const struct td_model *m)
 	tc->slots_from = TD_SLOTS_MODEL;
 	if (m->vendor != TD_ARM || m->cycle_based)
 		return;
-	if (td_pmu_type < 0) {
+	if (tc->cfg->pmu_type < 0) {
 		slots = td_arch_pmmir_slots(tc->cpu);
 		tc->slots_from = TD_SLOTS_PMMIR;
 	} else if (tc->nr && tc->ctr[0].event) {
@@ -46,7 +57,7 @@ void td_set_slots(struct td_cpu *tc, const struct td_model *m)
 
 /* @tc's copy of @m, with @m's width until the PMU says otherwise */
 const struct td_model *td_cpu_model(struct td_cpu *tc,
-					   const struct td_model *m)
+				    const struct td_model *m)
 {
 	if (!m)
 		return NULL;

@@ -14,7 +14,7 @@
 #include <linux/perf/arm_pmuv3.h>
 #endif
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /* This CPU's model from its MIDR_EL1; called on the CPU itself. */
 const struct td_model *td_arch_identify(unsigned int cpu)

@@ -7,7 +7,7 @@
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 #include "td_compat.h"
 
 /* This CPU's model from its identity; called on the CPU itself. */

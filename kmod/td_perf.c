@@ -8,7 +8,7 @@
 #include <linux/gfp.h>
 #include <linux/string.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /*
  * An event's count now, on its CPU with interrupts off: what

@@ -7,8 +7,9 @@
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
+#include <linux/string.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /*
  * Once an interval: did another perf user take a counter from an event for
@@ -131,6 +132,74 @@ static void td_add_totals(struct td_cpu *tc, u64 norm)
 		tc->l2_total[i] += mul_u64_u32_div(units, tc->result.l2[i], TD_PPM);
 }
 
+/* the sample's state flags and the model it was counted with */
+static void td_fill_state(const struct td_cpu *tc, struct td_sample *s)
+{
+	bool counted = tc->state == TD_STATE_OK || tc->state == TD_STATE_IDLE ||
+		       tc->state == TD_STATE_NOT_COUNTED;
+
+	s->cpu = tc->cpu;
+	s->state = tc->state;
+	s->err = tc->err;
+	s->multiplexed = counted && td_multiplexed(tc);
+	s->skewed = tc->state == TD_STATE_OK && tc->skewed;
+	s->core_wide = !td_closed(tc) && tc->sample_core_wide;
+	s->model = tc->model ? tc->base : NULL;
+	s->width = tc->model ? tc->model->width : 0;
+	s->slots_from = tc->slots_from;
+	s->seq = tc->seq;
+	s->start_ns = tc->start_ns;
+	s->end_ns = tc->end_ns;
+	s->level = READ_ONCE(tc->cfg->level);
+	s->nr_sets = tc->nr_sets;
+	memcpy(s->counted, tc->counted, sizeof(s->counted));
+}
+
+/**
+ * td_fill_sample() - @tc's latest interval and state as a sample
+ * @tc:   the CPU, under its lock
+ * @s:    out
+ * @room: the counts @s has room for
+ *
+ * Its events are those of the CPU's model and level; while its counters
+ * are closed (offline, stopped) every event it opened, with its totals.
+ */
+void td_fill_sample(const struct td_cpu *tc, struct td_sample *s,
+		    unsigned int room)
+{
+	unsigned int i;
+
+	td_fill_state(tc, s);
+	s->result = tc->result;
+	s->units_total = tc->units_total;
+	memcpy(s->l1_total, tc->l1_total, sizeof(s->l1_total));
+	memcpy(s->l2_total, tc->l2_total, sizeof(s->l2_total));
+	s->present = 0;
+	s->nr = tc->model ? min(tc->nr, room) : 0;
+	for (i = 0; i < s->nr; i++) {
+		const struct td_counter *k = &tc->ctr[i];
+		struct td_sample_count *c = &s->counts[i];
+
+		if (!k->event && !td_closed(tc))
+			continue;	/* not opened with this SMT setting */
+		s->present |= BIT(i);
+		c->name = td_event_form(&tc->model->events[i], tc->fixed)->name;
+		c->delta = k->delta;
+		c->total = k->total;
+		c->enabled = k->d_enabled;
+		c->running = k->d_running;
+	}
+}
+
+/* the interval just ended goes out, as one sample */
+static void td_publish(struct td_cpu *tc)
+{
+	if (!tc->publish || !tc->sample)
+		return;
+	td_fill_sample(tc, tc->sample, tc->nr_ctr);
+	tc->publish(tc->sample);
+}
+
 /* The interval is over: scale, compute, publish. */
 void td_end_interval(struct td_cpu *tc, u64 now)
 {
@@ -229,7 +298,7 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 	 * left Level 1 0.3 points off under TCG, unflagged).
 	 */
 	tc->skew_ns = tc->ival_spread_ns;
-	if (2 * (now - tc->start_ns) < td_ival_ns())
+	if (2 * (now - tc->start_ns) < td_ival_ns(tc))
 		tc->skew_ns = max(tc->skew_ns, tc->ival_reads_ns);
 	tc->skewed = tc->skew_ns * TD_SKEW_DIV > now - tc->start_ns;
 	tc->skewed_intervals += tc->skewed;
@@ -244,7 +313,7 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 	} else {
 		ret = m->compute(m, c, tc->core_wide, &tc->result);
 		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
-		if (td_level < 2)	/* its events were not opened */
+		if (tc->cfg->level < 2)	/* its events were not opened */
 			tc->result.has_l2 = false;
 		if (l2_by_time)
 			tc->result.has_l2 = false;
@@ -253,6 +322,6 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 			td_add_totals(tc, c[tc->sets.norm]);
 	}
 	t = ktime_get_ns();
-	td_nl_notify(tc);
+	td_publish(tc);
 	tc->cost.notify_ns += ktime_get_ns() - t;
 }

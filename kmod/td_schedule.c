@@ -10,15 +10,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 #define TD_MIN_ROUNDS		4
 #define TD_TURN_MIN_US		2000	/* td_arm() */
-
-u64 td_ival_ns(void)
-{
-	return (u64)READ_ONCE(td_interval_ms) * NSEC_PER_MSEC;
-}
 
 /*
  * The length of an interval that starts at @now, off the grid: every
@@ -28,9 +23,9 @@ u64 td_ival_ns(void)
  * once for all of them.  It runs to the next point of the grid, or to the
  * one after when that is less than half an interval away.
  */
-u64 td_grid_len(u64 now)
+u64 td_grid_len(const struct td_cpu *tc, u64 now)
 {
-	u64 ival = td_ival_ns(), rem, len;
+	u64 ival = td_ival_ns(tc), rem, len;
 
 	div64_u64_rem(now, ival, &rem);
 	len = ival - rem;
@@ -71,7 +66,7 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 
 	if (!tc->switch_avg_ns)
 		return rounds;
-	most = div64_u64(len * READ_ONCE(td_switch_pct),
+	most = div64_u64(len * READ_ONCE(tc->cfg->switch_pct),
 			 100 * tc->sets.nr * tc->switch_avg_ns);
 	if (rounds <= max_t(u64, most, 1))
 		return rounds;
@@ -80,7 +75,7 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 	if (!test_and_set_bit(0, &td_budget_said))
 		pr_info("cpu%u: a switch of event sets takes %llu us: fewer rounds of turns, switch_budget_pct=%u (info's budget_cuts counts them)\n",
 			tc->cpu, div_u64(tc->switch_avg_ns, NSEC_PER_USEC),
-			READ_ONCE(td_switch_pct));
+			READ_ONCE(tc->cfg->switch_pct));
 	return max_t(u64, most, 1);
 }
 
@@ -91,7 +86,7 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
  */
 void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 {
-	u64 slice = (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC;
+	u64 slice = (u64)READ_ONCE(tc->cfg->slice_us) * NSEC_PER_USEC;
 	unsigned int n = tc->sets.nr;
 	u64 rounds = 1;
 
@@ -337,5 +332,5 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	tc->ival_reads_ns = tc->starved ? 0 : tc->snap_reads_ns;
 	td_clear_acc(tc);
 	tc->t0 = *now;
-	td_plan(tc, td_grid_len(*now));
+	td_plan(tc, td_grid_len(tc, *now));
 }

@@ -7,7 +7,7 @@
 #include <linux/irqflags.h>
 #include <linux/math64.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /*
  * A snapshot's tries (td_snapshot()): at most TD_SNAP_MAX_TRIES; on the
@@ -31,7 +31,7 @@
  * and is cancelled before the CPU goes), else 0.
  */
 int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
-		       bool may_wait)
+		bool may_wait)
 {
 	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
 	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], gap[TD_MAX_EVENTS], norm_ns = 0;

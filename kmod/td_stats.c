@@ -46,7 +46,7 @@ void td_stats_add(const struct td_stats *d)
 	p->s.reads += d->reads;
 	p->s.reread_ns += d->reread_ns;
 	p->s.notify_ns += d->notify_ns;
-	p->s.ntf_built += d->ntf_built;
+	p->s.ntf_msgs += d->ntf_msgs;
 	p->s.errors += d->errors;
 	u64_stats_update_end(&p->sync);
 	put_cpu_ptr(&td_pcpu_stats);
@@ -78,7 +78,7 @@ void td_stats_sum(struct td_stats *sum)
 		sum->reads += one.reads;
 		sum->reread_ns += one.reread_ns;
 		sum->notify_ns += one.notify_ns;
-		sum->ntf_built += one.ntf_built;
+		sum->ntf_msgs += one.ntf_msgs;
 		sum->errors += one.errors;
 	}
 }

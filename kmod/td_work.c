@@ -6,7 +6,7 @@
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 
 /*
  * A slice's end, or a turn's start, whose tries all met stalls is put off
@@ -52,7 +52,7 @@ void td_work(struct work_struct *work)
 
 	mutex_lock(&tc->lock);
 	/* under the lock: a kick queued after this read finds the new one */
-	gen = READ_ONCE(td_gen);
+	gen = READ_ONCE(tc->cfg->gen);
 	if (!tc->active)
 		goto unlock;
 	full = tc->model->gp_counters;
@@ -147,10 +147,10 @@ void td_work(struct work_struct *work)
 		 */
 		if (gen != tc->gen || now > tc->t0 + 2 * tc->interval_ns) {
 			tc->t0 = now;
-			td_plan(tc, td_grid_len(now));
+			td_plan(tc, td_grid_len(tc, now));
 		} else {
 			tc->t0 += tc->interval_ns;
-			td_plan(tc, td_ival_ns());
+			td_plan(tc, td_ival_ns(tc));
 		}
 		tc->gen = gen;
 		/* a counter taken since, or maybe given back: make the sets again */
@@ -202,7 +202,7 @@ void td_work(struct work_struct *work)
 arm:
 	if (gen != tc->gen)	/* a cut waits for the round: short turns */
 		hrtimer_start(&tc->timer,
-			      ns_to_ktime(now + (u64)READ_ONCE(td_slice_us) * NSEC_PER_USEC),
+			      ns_to_ktime(now + (u64)READ_ONCE(tc->cfg->slice_us) * NSEC_PER_USEC),
 			      HRTIMER_MODE_ABS_PINNED);
 	else
 		td_arm(tc, now);
@@ -225,27 +225,4 @@ enum hrtimer_restart td_tick(struct hrtimer *timer)
 
 	queue_work_on(tc->cpu, system_highpri_wq, &tc->work);
 	return HRTIMER_NORESTART;
-}
-
-/**
- * td_cpu_kick_all() - make every counting CPU take a new interval now
- *
- * After a change of the interval: each CPU ends the interval it is in and
- * starts one of the new length at once, rather than when the old timer
- * would have run out.
- */
-void td_cpu_kick_all(void)
-{
-	unsigned int cpu;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		struct td_cpu *tc = td_cpu(cpu);
-
-		mutex_lock(&tc->lock);
-		if (tc->active)
-			queue_work_on(cpu, system_highpri_wq, &tc->work);
-		mutex_unlock(&tc->lock);
-	}
-	cpus_read_unlock();
 }

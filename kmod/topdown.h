@@ -41,6 +41,91 @@ enum td_slots_from {
 };
 
 /**
+ * struct td_config - what the control layer sets and the core counts by
+ * @interval_ms: the sampling interval
+ * @slice_us:  the shortest turn of an event set
+ * @switch_pct: the most of a CPU's time switching sets may take
+ * @level:     1, 2 or 3: the events opened
+ * @gen:       one more at each change of the interval or cut: each CPU
+ *             then starts a new interval
+ * @pmu_type:  perf type to count on, or -1: the CPU's raw events
+ * @count_guest: count guest time too
+ * @closing:   the hotplug state is being removed: every CPU closes, none
+ *             re-evaluates SMT for its siblings
+ * @model:     the model of every CPU (model=), or NULL: each CPU's own
+ * @atom_model: with @model, the model of CPUs whose own PMU is another
+ *
+ * Written by td_control.c alone, under its mutex; read with READ_ONCE()
+ * where it may change while a CPU samples.
+ */
+struct td_config {
+	unsigned int interval_ms, slice_us, switch_pct, level, gen;
+	int pmu_type;
+	bool count_guest, closing;
+	const struct td_model *model, *atom_model;
+};
+
+/**
+ * struct td_sample_count - one event's counts in a sample
+ * @name:    the form counted (a fixed-counter event's general-purpose one
+ *           when it gave its counter up)
+ * @delta:   the interval's count
+ * @total:   the count since load
+ * @enabled: the interval's length, ns
+ * @running: the time it counted, ns
+ */
+struct td_sample_count {
+	const char *name;
+	u64 delta, total, enabled, running;
+};
+
+/**
+ * struct td_sample - what a CPU publishes: its latest interval and state
+ * @cpu:       the CPU
+ * @state:     see enum td_state
+ * @err:       with TD_STATE_ERROR, the errno
+ * @multiplexed: sets took turns, or another perf user took a counter
+ * @skewed:    its snapshots could not read the counters at one moment
+ * @core_wide: counted with AnyThread (SMT core-wide)
+ * @model:     the model (its static table), or NULL
+ * @width:     the slots per cycle it is counted with
+ * @slots_from: where @width comes from
+ * @seq:       the interval's sequence number (0: none yet)
+ * @start_ns:  its start, CLOCK_MONOTONIC
+ * @end_ns:    its end
+ * @result:    its fractions, with TD_STATE_OK
+ * @level:     the level counted
+ * @nr_sets:   the event sets that took turns in it
+ * @counted:   per level, the lowest share of it any of its events counted
+ * @units_total: slots (cycles for a cycle-based model) since load
+ * @l1_total:  each Level 1 node's share of them
+ * @l2_total:  and each Level 2 node's
+ * @present:   the counts that are events of this CPU's (bits of @counts)
+ * @nr:        the counts
+ * @counts:    per event of the model, by its index
+ */
+struct td_sample {
+	unsigned int cpu;
+	enum td_state state;
+	int err;
+	bool multiplexed, skewed, core_wide;
+	const struct td_model *model;
+	unsigned int width;
+	enum td_slots_from slots_from;
+	u64 seq, start_ns, end_ns;
+	struct td_result result;
+	unsigned int level, nr_sets;
+	u32 counted[3];
+	u64 units_total, l1_total[TD_NR_L1], l2_total[TD_NR_L2];
+	u32 present;
+	unsigned int nr;
+	struct td_sample_count counts[];
+};
+
+/* the one hook a CPU's sample goes out through, under the CPU's lock */
+typedef void (*td_publish_t)(const struct td_sample *s);
+
+/**
  * struct td_counter - one raw event on one CPU
  * @event:    the kernel counter, or NULL when not created
  * @last:     value at the last snapshot it was counting in
@@ -107,13 +192,13 @@ struct td_counter {
  * @reads:     how many snapshots read all a CPU's counting counters
  * @reread_ns: of which reading them again, the passes after the first
  *             when it took too long to be one moment (td_snapshot())
- * @notify_ns: of which building and multicasting notifications
- * @ntf_built: sample messages built afresh (the others were patched in place)
+ * @notify_ns: of which publishing the samples (netlink's notifications)
+ * @ntf_msgs:  sample notifications multicast
  * @errors:    counters that could not be created
  */
 struct td_stats {
 	u64 samples, ticks, cost_ns, switch_ns, read_ns, reads, notify_ns;
-	u64 reread_ns, ntf_built, switches;
+	u64 reread_ns, ntf_msgs, switches;
 	u64 errors;
 };
 
@@ -125,6 +210,8 @@ void td_stats_sum(struct td_stats *sum);
  * struct td_cpu - topdown state of one possible CPU
  * @lock:     protects everything below
  * @cpu:      the CPU
+ * @cfg:      the configuration it counts by (td_control.c's)
+ * @publish:  where its samples go
  * @model:    its model, or NULL when unsupported; when not NULL, it points
  *            at @own
  * @own:      a copy of the model's table with the slots per cycle this CPU
@@ -259,10 +346,14 @@ void td_stats_sum(struct td_stats *sum);
  * @skewed_intervals: intervals so flagged since load
  * @cost:     this sampling work's reads and notifications, added to the
  *            CPU's statistics when it ends (td_stats_add())
+ * @sample:   the latest interval's sample, as published (room for @nr_ctr
+ *            counts)
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
 	unsigned int cpu;
+	const struct td_config *cfg;
+	td_publish_t publish;
 	const struct td_model *model;
 	struct td_model own;
 	const struct td_model *base;
@@ -317,20 +408,8 @@ struct td_cpu {
 	u64 snap_reads_ns, ival_reads_ns;
 	bool skewed;
 	struct td_stats cost;
-	struct sk_buff *ntf;	/* its notification, built here; NULL: no one listens */
-	u16 *ntf_off;		/* where its values are in it (td_netlink.c: slots) */
-	unsigned int ntf_room, ntf_slots;	/* room for slots; slots it has */
+	struct td_sample *sample;
 };
-
-extern unsigned int td_interval_ms;
-extern bool td_count_guest;
-extern unsigned int td_slice_us;
-extern unsigned int td_switch_pct;
-extern unsigned int td_gen;
-extern unsigned int td_level;
-extern int td_pmu_type;
-extern const struct td_model *td_forced_model, *td_forced_atom_model;
-extern bool td_closing;
 
 /*
  * Multiplexed: event sets take turns, or some counter ran less than this
@@ -362,38 +441,38 @@ static inline bool td_multiplexed(const struct td_cpu *tc)
 	return tc->nr_sets > 1 || tc->mux_ppm < TD_MUX_BELOW_PPM;
 }
 
-struct td_cpu *td_cpu(unsigned int cpu);
+/* td_core.c: the core's state, for the control layer and the front ends */
+int td_core_init(const struct td_config *cfg, td_publish_t publish);
+void td_core_exit(void);
+struct td_cpu *td_cpu_of(unsigned int cpu);
+struct td_sample *td_sample_alloc(void);
+void td_cpu_sample(unsigned int cpu, struct td_sample *s);
+void td_core_stopped(bool stopped);
+size_t td_cpu_memory(void);
 const char *td_state_name(enum td_state s);
 const char *td_slots_from_name(enum td_slots_from from);
+
+/* td_hotplug.c: the CPU hotplug callbacks */
+int td_cpu_online(unsigned int cpu);
+int td_cpu_offline(unsigned int cpu);
+void td_cpu_kick_all(void);
+
+/* td_control.c: start, stop, level, interval */
+int td_control_init(const struct td_config *params, td_publish_t publish);
+void td_control_exit(void);
+int td_control_start(void);
+const struct td_config *td_config(void);
 int td_set_level(unsigned int level);
 void td_set_interval(unsigned int ms);
 void td_end_intervals(void);
 int td_set_running(bool on);
 bool td_running(void);
 
-/* td_cpu.c */
-void td_cpu_kick_all(void);
-int td_cpu_online(unsigned int cpu);
-int td_cpu_offline(unsigned int cpu);
-void td_cpu_init(struct td_cpu *tc, unsigned int cpu);
-void td_cpu_free(struct td_cpu *tc);
-void td_cpu_stopped(struct td_cpu *tc, bool stopped);
-void td_cpu_log_reset(void);
-size_t td_cpu_memory(void);
-
-/* td_netlink.c */
+/* td_debugfs.c, td_netlink.c: the front ends */
+int td_debugfs_init(void);
+void td_debugfs_exit(void);
 int td_nl_init(void);
 void td_nl_exit(void);
-void td_nl_notify(struct td_cpu *tc);
-void td_nl_cpu_release(struct td_cpu *tc);
-size_t td_nl_cpu_memory(const struct td_cpu *tc);
-void td_nl_sampling(unsigned int cpu, bool on);
-size_t td_nl_memory(void);
-void td_nl_burst_stats(u64 *msgs, u64 *dgrams);
-
-/* td_debugfs.c */
-void td_debugfs_init(void);
-void td_debugfs_cpu(unsigned int cpu);
-void td_debugfs_exit(void);
+void td_nl_publish(const struct td_sample *s);
 
 #endif /* _TOPDOWN_H */

@@ -14,13 +14,13 @@ run of 10 with two idle-class CPU hogs on the host.)
 With spr at level=2 and interval_ms=10:
 
 - a normal run loses nothing: lost 0, consecutive seq, no drops on the
-  socket (/proc/net/netlink); the module sent its messages one datagram
-  per grid point (stats ntf_msgs, ntf_dgrams);
+  socket (/proc/net/netlink); the module sent each message in a
+  datagram of its own (stats ntf_msgs, ntf_dgrams);
 - SIGSTOP for 2 s overruns the buffer: tdnl says so on stderr, and for each
   CPU "lost N intervals (seq A -> B)", N being the seq gap of the JSON line
   after it and its "lost"; the lost intervals are the samples of the
-  datagrams the kernel counts as dropped for the socket (1 to one per CPU
-  each) and cover the gap's time; that line's Level 1/2
+  datagrams the kernel counts as dropped for the socket (one each) and
+  cover the gap's time; that line's Level 1/2
   (tdnl's, from the cumulative totals over the gap) are within 0.5 points of
   the steady profile, Level 1 adds up to 100; the lines after it go back to
   lost 0 and consecutive seq;
@@ -216,12 +216,11 @@ def check_normal(cpus):
     s1 = tdtest.read_kv(f"{tdtest.TD}/stats")
     check_setup("normal", res)
     by = per_cpu(res["lines"], cpus)
-    # one datagram per grid point with every CPU's sample (not one each):
-    # a burst can miss a CPU only where the listener came or went
+    # every message read was sent, each in a datagram of its own
     msgs, dgrams = (int(s1[k]) - int(s0[k]) for k in ("ntf_msgs", "ntf_dgrams"))
-    tap(msgs >= len(res["lines"]) and 0 < dgrams <= -(-msgs // len(cpus)) + 2,
+    tap(msgs >= len(res["lines"]) > 0 and dgrams == msgs,
         f"normal: the module sent {msgs} messages ({len(res['lines'])} read) in {dgrams} "
-        f"datagrams, one per grid point for {len(cpus)} CPUs")
+        f"datagrams, one each")
     lost = sum(o.get("lost", 0) for o in res["lines"])
     drops = res["sock"][2] if res["sock"] else None
     tap(all(len(v) >= 50 for v in by.values()) and lost == 0 and
@@ -279,11 +278,10 @@ def check_gap(tag, res, cpus):
             f"all lost 0, consecutive seq ({before[0]['seq'] if before else '-'}.."
             f"{a['seq']}, {b['seq']}..{rest[-1]['seq'] if rest else '-'})")
     drops = res["sock"][2] if res["sock"] else None
-    # the kernel counts datagrams; one holds a grid point's samples, one per
-    # sampling CPU at most (fewer when a CPU came late to the burst)
-    tap(len(gaps) == len(cpus) and drops and drops <= total <= drops * len(cpus),
-        f"{tag}: lost intervals over CPUs {total} between the kernel's drop count of "
-        f"the socket {drops} (/proc/net/netlink, datagrams) and {len(cpus)} times it")
+    # the kernel counts datagrams, each one sample
+    tap(len(gaps) == len(cpus) and drops and total == drops,
+        f"{tag}: lost intervals over CPUs {total}, the kernel's drop count of "
+        f"the socket {drops} (/proc/net/netlink, datagrams of one sample each)")
     return gaps
 
 

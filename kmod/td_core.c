@@ -1,31 +1,90 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topdown: CPU hotplug and SMT siblings: counters opened and closed with the CPU.
+ * topdown: the core's per-CPU state, and CPU hotplug.
+ *
+ * Each possible CPU has a struct td_cpu in per-CPU memory.  Its counters
+ * are created, disabled, in the CPU hotplug online callback and released in
+ * the offline one; its sampling work (td_work.c) counts, and publishes each
+ * interval as one struct td_sample through the hook the core was given.
+ * The core knows nothing of its front ends: they read samples through
+ * td_cpu_sample(), and td_control.c starts and stops it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include <linux/topology.h>
 #include <linux/slab.h>
+#include <linux/topology.h>
 #include "topdown.h"
-#include "td_core.h"
+#include "td_internal.h"
 #include "td_compat.h"
+
+/*
+ * One allocation per possible CPU rather than one array of them all, which
+ * went past the largest kmalloc at 1024 possible CPUs (Debian builds
+ * NR_CPUS=8192); and a CPU's sampling touches only its own.
+ */
+static struct td_cpu __percpu *td_cpus;
+
+struct td_cpu *td_cpu_of(unsigned int cpu)
+{
+	return per_cpu_ptr(td_cpus, cpu);
+}
+
+const char *td_state_name(enum td_state s)
+{
+	static const char * const names[] = {
+		[TD_STATE_OFFLINE] = "offline",
+		[TD_STATE_UNSUPPORTED] = "unsupported",
+		[TD_STATE_NO_PMU] = "no-pmu",
+		[TD_STATE_ERROR] = "error",
+		[TD_STATE_WAITING] = "waiting",
+		[TD_STATE_OK] = "ok",
+		[TD_STATE_IDLE] = "idle",
+		[TD_STATE_NOT_COUNTED] = "not-counted",
+		[TD_STATE_STOPPED] = "stopped",
+	};
+
+	return names[s];
+}
+
+/** td_sample_alloc() - room for any CPU's sample, for td_cpu_sample() */
+struct td_sample *td_sample_alloc(void)
+{
+	struct td_sample *s;
+
+	return kzalloc(struct_size(s, counts, TD_MAX_EVENTS), GFP_KERNEL);
+}
+
+/**
+ * td_cpu_sample() - a CPU's latest interval and state, as it would publish them
+ * @cpu: a possible CPU
+ * @s:   out, from td_sample_alloc()
+ */
+void td_cpu_sample(unsigned int cpu, struct td_sample *s)
+{
+	struct td_cpu *tc = td_cpu_of(cpu);
+
+	mutex_lock(&tc->lock);
+	td_fill_sample(tc, s, TD_MAX_EVENTS);
+	mutex_unlock(&tc->lock);
+}
 
 static void td_smt_work(struct work_struct *work);
 
-/**
- * td_cpu_init() - set up the state of a possible CPU, offline
- * @tc:  its state
- * @cpu: the CPU
- */
-void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
+static void td_cpu_init(struct td_cpu *tc, unsigned int cpu,
+			const struct td_config *cfg, td_publish_t publish)
 {
 	mutex_init(&tc->lock);
 	tc->cpu = cpu;
-	tc->state = TD_STATE_OFFLINE;
+	tc->cfg = cfg;
+	tc->publish = publish;
+	tc->state = TD_STATE_STOPPED;
 	/* a CPU never online has no identity yet; model= applies to it */
-	tc->model = td_cpu_model(tc, td_forced_model);
+	tc->model = td_cpu_model(tc, cfg->model);
 	tc->slots_from = TD_SLOTS_MODEL;
 	td_hrtimer_setup(&tc->timer, td_tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 	INIT_WORK(&tc->work, td_work);
@@ -33,18 +92,111 @@ void td_cpu_init(struct td_cpu *tc, unsigned int cpu)
 }
 
 /**
- * td_cpu_stopped() - a CPU's state as the module stops or starts
- * @tc:      the CPU, its counters closed
- * @stopped: stopped, or offline until it is set up again
+ * td_core_init() - every possible CPU's state, stopped
+ * @cfg:     the configuration, the control layer's
+ * @publish: the hook each sample goes out through
+ *
+ * Return: 0 or -ENOMEM.
  */
-void td_cpu_stopped(struct td_cpu *tc, bool stopped)
+int td_core_init(const struct td_config *cfg, td_publish_t publish)
 {
-	mutex_lock(&tc->lock);
-	if (stopped)
-		tc->state = TD_STATE_STOPPED;
-	else if (tc->state == TD_STATE_STOPPED)
-		tc->state = TD_STATE_OFFLINE;
-	mutex_unlock(&tc->lock);
+	unsigned int cpu;
+
+	td_cpus = alloc_percpu(struct td_cpu);
+	if (!td_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		td_cpu_init(td_cpu_of(cpu), cpu, cfg, publish);
+	return 0;
+}
+
+/** td_core_exit() - free it all; every CPU's counters are closed */
+void td_core_exit(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct td_cpu *tc = td_cpu_of(cpu);
+
+		kfree(tc->ctr);
+		kfree(tc->sample);
+	}
+	free_percpu(td_cpus);
+	td_cpus = NULL;
+}
+
+/**
+ * td_core_stopped() - every CPU's state as the module stops or starts
+ * @stopped: stopped, or offline until a CPU's online callback opens it
+ *
+ * Every CPU's counters are closed.  A start logs each model's counters
+ * again.
+ */
+void td_core_stopped(bool stopped)
+{
+	unsigned int cpu;
+
+	if (!stopped)
+		td_cpu_log_reset();
+	for_each_possible_cpu(cpu) {
+		struct td_cpu *tc = td_cpu_of(cpu);
+
+		mutex_lock(&tc->lock);
+		if (stopped)
+			tc->state = TD_STATE_STOPPED;
+		else if (tc->state == TD_STATE_STOPPED)
+			tc->state = TD_STATE_OFFLINE;
+		mutex_unlock(&tc->lock);
+	}
+}
+
+/**
+ * td_cpu_memory() - the bytes of per-CPU state the module allocated
+ *
+ * Every possible CPU's struct td_cpu, its counters, its sample and its
+ * regression state, as asked of the allocator (which rounds up); debugfs
+ * files and the perf events are not in it.
+ *
+ * Return: the sum over the possible CPUs.
+ */
+size_t td_cpu_memory(void)
+{
+	size_t sum = num_possible_cpus() * sizeof(struct td_cpu);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct td_cpu *tc = td_cpu_of(cpu);
+
+		mutex_lock(&tc->lock);
+		sum += tc->nr_ctr * sizeof(*tc->ctr) + tc->reg_size;
+		if (tc->sample)
+			sum += struct_size(tc->sample, counts, tc->nr_ctr);
+		mutex_unlock(&tc->lock);
+	}
+	return sum;
+}
+
+/**
+ * td_cpu_kick_all() - make every counting CPU take a new interval now
+ *
+ * After a change of the interval: each CPU ends the interval it is in and
+ * starts one of the new length at once, rather than when the old timer
+ * would have run out.
+ */
+void td_cpu_kick_all(void)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct td_cpu *tc = td_cpu_of(cpu);
+
+		mutex_lock(&tc->lock);
+		if (tc->active)
+			queue_work_on(cpu, system_highpri_wq, &tc->work);
+		mutex_unlock(&tc->lock);
+	}
+	cpus_read_unlock();
 }
 
 /*
@@ -120,10 +272,10 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
 {
 	unsigned int t;
 
-	if (READ_ONCE(td_closing))
+	if (READ_ONCE(td_cpu_of(cpu)->cfg->closing))
 		return;
 	for_each_cpu(t, topology_sibling_cpumask(cpu)) {
-		struct td_cpu *tc = td_cpu(t);
+		struct td_cpu *tc = td_cpu_of(t);
 
 		if (t == cpu || t == gone || !cpu_online(t))
 			continue;
@@ -138,44 +290,6 @@ static void td_kick_siblings(unsigned int cpu, unsigned int gone)
 }
 
 /**
- * td_cpu_memory() - the bytes of per-CPU state the module allocated
- *
- * Every possible CPU's struct td_cpu, its counters and its regression
- * state, and the notification bursts of each group of CPUs, as asked of
- * the allocator (which rounds up); debugfs files and the perf events are
- * not in it.
- *
- * Return: the sum over the possible CPUs.
- */
-size_t td_cpu_memory(void)
-{
-	size_t sum = num_possible_cpus() * sizeof(struct td_cpu);
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct td_cpu *tc = td_cpu(cpu);
-
-		mutex_lock(&tc->lock);
-		sum += tc->nr_ctr * sizeof(*tc->ctr) + tc->reg_size;
-		sum += td_nl_cpu_memory(tc);
-		mutex_unlock(&tc->lock);
-	}
-	return sum + td_nl_memory();
-}
-
-/**
- * td_cpu_free() - at unload, a CPU's counters
- * @tc: the CPU, its events released (offline or never online)
- */
-void td_cpu_free(struct td_cpu *tc)
-{
-	td_nl_cpu_release(tc);
-	kfree(tc->ctr);
-	tc->ctr = NULL;
-	tc->nr_ctr = 0;
-}
-
-/**
  * td_cpu_online() - CPU hotplug: create the counters, start sampling
  * @cpu: the CPU coming online; this runs on it
  *
@@ -186,16 +300,16 @@ void td_cpu_free(struct td_cpu *tc)
  */
 int td_cpu_online(unsigned int cpu)
 {
-	struct td_cpu *tc = td_cpu(cpu);
+	struct td_cpu *tc = td_cpu_of(cpu);
 	const struct td_model *m;
 	bool active;
 	char who[64];
 
-	m = td_forced_model ? td_forced_model : td_arch_identify(cpu);
+	m = tc->cfg->model ? tc->cfg->model : td_arch_identify(cpu);
 	mutex_lock(&tc->lock);
 	tc->model = td_cpu_model(tc, m);
 	tc->slots_from = TD_SLOTS_MODEL;
-	tc->pmu_type = td_pmu_type >= 0 ? td_pmu_type : PERF_TYPE_RAW;
+	tc->pmu_type = tc->cfg->pmu_type >= 0 ? tc->cfg->pmu_type : PERF_TYPE_RAW;
 	tc->smt = td_smt(cpu, nr_cpu_ids);
 	tc->smt_want = tc->smt;
 	if (!m) {
@@ -227,22 +341,17 @@ int td_cpu_online(unsigned int cpu)
  */
 int td_cpu_offline(unsigned int cpu)
 {
-	struct td_cpu *tc = td_cpu(cpu);
-	bool was;
+	struct td_cpu *tc = td_cpu_of(cpu);
 
 	mutex_lock(&tc->lock);
-	was = tc->active;
 	tc->active = false;
 	mutex_unlock(&tc->lock);
-	if (was)
-		td_nl_sampling(cpu, false);
 	/* a work that runs now sees !active and arms nothing */
 	cancel_work_sync(&tc->smt_work);
 	hrtimer_cancel(&tc->timer);
 	cancel_work_sync(&tc->work);
 	mutex_lock(&tc->lock);
 	td_release(tc);		/* nr and the totals stay, for raw */
-	td_nl_cpu_release(tc);
 	kvfree(tc->reg);
 	tc->reg = NULL;
 	tc->reg_size = 0;

@@ -3,8 +3,8 @@
  * topdown: what the files of the core share among themselves (not the
  * front ends: topdown.h is theirs).
  */
-#ifndef _TD_CORE_H
-#define _TD_CORE_H
+#ifndef _TD_INTERNAL_H
+#define _TD_INTERNAL_H
 
 #include "topdown.h"
 
@@ -44,6 +44,12 @@ static inline u32 td_on(const struct td_cpu *tc)
 	return tc->sets.every | tc->sets.set[tc->cur];
 }
 
+/* the interval's length, ns */
+static inline u64 td_ival_ns(const struct td_cpu *tc)
+{
+	return (u64)READ_ONCE(tc->cfg->interval_ms) * NSEC_PER_MSEC;
+}
+
 /* td_identify_x86.c, td_identify_arm64.c */
 const struct td_model *td_arch_identify(unsigned int cpu);
 void td_arch_describe(unsigned int cpu, char *buf, size_t len);
@@ -67,6 +73,7 @@ void td_enable(struct td_cpu *tc, u32 mask, bool on);
 unsigned int td_missing(const struct td_cpu *tc);
 void td_reform(struct td_cpu *tc);
 void td_open(struct td_cpu *tc);
+void td_cpu_log_reset(void);
 
 /* td_fixed.c */
 int td_fixed_held(const struct td_cpu *tc);
@@ -91,10 +98,11 @@ void td_base_gaps(struct td_cpu *tc);
 /* td_sample.c */
 void td_clear_acc(struct td_cpu *tc);
 void td_end_interval(struct td_cpu *tc, u64 now);
+void td_fill_sample(const struct td_cpu *tc, struct td_sample *s,
+		    unsigned int room);
 
 /* td_schedule.c */
-u64 td_ival_ns(void);
-u64 td_grid_len(u64 now);
+u64 td_grid_len(const struct td_cpu *tc, u64 now);
 void td_switch_avg(struct td_cpu *tc, u64 sw);
 void td_plan_span(struct td_cpu *tc, u64 from, u64 len);
 void td_plan(struct td_cpu *tc, u64 len);
@@ -107,4 +115,4 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now);
 void td_work(struct work_struct *work);
 enum hrtimer_restart td_tick(struct hrtimer *timer);
 
-#endif /* _TD_CORE_H */
+#endif /* _TD_INTERNAL_H */
