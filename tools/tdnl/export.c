@@ -464,30 +464,22 @@ static void forget(void)
  */
 static int sample_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	struct conn *c = data;
 	struct exp_cpu *e, *prev;
 	struct tdnl_sample s;
 	unsigned int i;
+	int ret;
 
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
-		return MNL_CB_OK;
-	if (tdnl_family_gone(nlh, &c->sock)) {
-		c->gone = true;
-		return MNL_CB_STOP;
-	}
-	if (nlh->nlmsg_type != c->sock.family ||
-	    (genl->cmd != TOPDOWN_CMD_SAMPLE_NTF && genl->cmd != TOPDOWN_CMD_GET_SAMPLE) ||
-	    tdnl_parse_sample(nlh, &s) || s.cpu >= TDNL_MAX_CPUS)
-		return MNL_CB_OK;
+	ret = tdnl_sample_ntf(nlh, &c->sock, TDNL_NTF_DUMP, &s, &c->gone);
+	if (ret != TDNL_CB_SAMPLE)
+		return ret;
 	pthread_mutex_lock(&ex.lock);
 	prev = ex.cpu[s.cpu];
 	if (prev && s.seq <= prev->s.seq && s.end_ns <= prev->s.end_ns) {
 		pthread_mutex_unlock(&ex.lock);
 		return MNL_CB_OK;
 	}
-	tdnl_calc(&s, prev && s.seq > prev->s.seq ? &prev->s : NULL,
-		  tdnl_find_model(&ex.info, s.model), tdnl_cpu_width(&ex.info, s.cpu));
+	tdnl_calc_after(&s, prev ? &prev->s : NULL, &ex.info);
 	e = prev ? prev : calloc(1, sizeof(*e));
 	if (e) {
 		e->s = s;

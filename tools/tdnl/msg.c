@@ -536,3 +536,94 @@ int tdnl_parse_sample(const struct nlmsghdr *nlh, struct tdnl_sample *s)
 	}
 	return 0;
 }
+
+/* the controller says the family is gone: rmmod */
+static bool family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+
+	if (!nl->ctrl_family || nlh->nlmsg_type != nl->ctrl_family ||
+	    genl->cmd != CTRL_CMD_DELFAMILY)
+		return false;
+	mnl_attr_for_each(a, nlh, sizeof(*genl))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(a, MNL_TYPE_U16) &&
+		    mnl_attr_get_u16(a) == nl->family)
+			return true;
+	return false;
+}
+
+_Static_assert(TDNL_CB_SAMPLE != MNL_CB_OK && TDNL_CB_SAMPLE != MNL_CB_STOP &&
+	       TDNL_CB_SAMPLE != MNL_CB_ERROR, "a sample is not a callback's return");
+
+/**
+ * tdnl_sample_ntf() - a message of the samples socket, as a sample
+ * @nlh:   the message
+ * @nl:    the socket it came on, for the family ids
+ * @flags: TDNL_NTF_DUMP, TDNL_NTF_STRICT
+ * @s:     out
+ * @gone:  set when the family was unregistered
+ *
+ * What every reader's callback (stat, top, export, watch) does first.
+ *
+ * Return: TDNL_CB_SAMPLE, *s then a sample of a CPU below TDNL_MAX_CPUS;
+ * else what the callback returns: MNL_CB_OK to pass the message by,
+ * MNL_CB_STOP when the family is gone, MNL_CB_ERROR (errno set) for a
+ * malformed sample under TDNL_NTF_STRICT.
+ */
+int tdnl_sample_ntf(const struct nlmsghdr *nlh, const struct tdnl_nl *nl,
+		    unsigned int flags, struct tdnl_sample *s, bool *gone)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return MNL_CB_OK;
+	if (family_gone(nlh, nl)) {
+		*gone = true;
+		return MNL_CB_STOP;
+	}
+	if (nlh->nlmsg_type != nl->family ||
+	    (genl->cmd != TOPDOWN_CMD_SAMPLE_NTF &&
+	     !((flags & TDNL_NTF_DUMP) && genl->cmd == TOPDOWN_CMD_GET_SAMPLE)))
+		return MNL_CB_OK;
+	if (tdnl_parse_sample(nlh, s))
+		return flags & TDNL_NTF_STRICT ? MNL_CB_ERROR : MNL_CB_OK;
+	/* the readers index by-CPU tables with it */
+	return s->cpu < TDNL_MAX_CPUS ? TDNL_CB_SAMPLE : MNL_CB_OK;
+}
+
+/**
+ * tdnl_calc_after() - tdnl_calc() with GET_INFO's model and width
+ * @s:    the sample
+ * @prev: the CPU's last sample received, or NULL
+ * @info: GET_INFO's reply
+ *
+ * A sample no later than @prev's is of a module loaded again: no span.
+ */
+void tdnl_calc_after(struct tdnl_sample *s, const struct tdnl_sample *prev,
+		     const struct tdnl_info *info)
+{
+	if (prev && s->seq <= prev->seq)
+		prev = NULL;
+	tdnl_calc(s, prev, tdnl_find_model(info, s->model),
+		  tdnl_cpu_width(info, s->cpu));
+}
+
+/**
+ * tdnl_keep() - a copy of a sample as a CPU's last one
+ * @last: the CPU's slot, NULL until its first sample
+ * @s:    the sample
+ *
+ * Return: 0, or -1 with errno set (ENOMEM).
+ */
+int tdnl_keep(struct tdnl_sample **last, const struct tdnl_sample *s)
+{
+	if (!*last) {
+		*last = malloc(sizeof(**last));
+		if (!*last)
+			return -1;
+	}
+	**last = *s;
+	return 0;
+}

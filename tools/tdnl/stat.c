@@ -78,20 +78,15 @@ static struct stat_cpu *cpu_of(struct stat_run *r, unsigned int cpu)
 
 static int sample_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	struct stat_run *r = data;
 	struct tdnl_sample *s = &r->s;
 	struct stat_cpu *k;
-	int which;
+	int which, ret;
 
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
-		return MNL_CB_OK;
-	if (tdnl_family_gone(nlh, &r->sock)) {
-		r->gone = true;
-		return MNL_CB_STOP;
-	}
-	if (nlh->nlmsg_type != r->sock.family || genl->cmd != TOPDOWN_CMD_SAMPLE_NTF ||
-	    tdnl_parse_sample(nlh, s) || !tdnl_selected(r->cpus, s->cpu))
+	ret = tdnl_sample_ntf(nlh, &r->sock, 0, s, &r->gone);
+	if (ret != TDNL_CB_SAMPLE)
+		return ret;
+	if (!tdnl_selected(r->cpus, s->cpu))
 		return MNL_CB_OK;
 	k = cpu_of(r, s->cpu);
 	if (!k || !k->want)

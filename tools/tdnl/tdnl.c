@@ -262,8 +262,7 @@ static int show_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	if (!tdnl_selected(sh->o->cpus, s->cpu))
 		return MNL_CB_OK;
-	tdnl_calc(s, NULL, tdnl_find_model(sh->info, s->model),
-		  tdnl_cpu_width(sh->info, s->cpu));
+	tdnl_calc_after(s, NULL, sh->info);
 	if (!sh->shown++)
 		tdnl_out_begin(fmt, false, s->model);
 	tdnl_out_sample(s, fmt, false);
@@ -320,59 +319,27 @@ struct watch {
 	struct tdnl_sample s;
 };
 
-/* the controller says the family is gone: rmmod */
-bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl)
-{
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *a;
-
-	if (!nl->ctrl_family || nlh->nlmsg_type != nl->ctrl_family ||
-	    genl->cmd != CTRL_CMD_DELFAMILY)
-		return false;
-	mnl_attr_for_each(a, nlh, sizeof(*genl))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
-		    !mnl_attr_validate(a, MNL_TYPE_U16) &&
-		    mnl_attr_get_u16(a) == nl->family)
-			return true;
-	return false;
-}
-
 static int watch_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct watch *w = data;
 	struct tdnl_sample *s = &w->s, *prev;
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	int ret;
 
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
-		return MNL_CB_OK;
-	if (tdnl_family_gone(nlh, w->nl)) {
-		w->gone = true;
-		return MNL_CB_STOP;
-	}
-	if (nlh->nlmsg_type != w->nl->family ||
-	    genl->cmd != TOPDOWN_CMD_SAMPLE_NTF)
-		return MNL_CB_OK;
-	if (tdnl_parse_sample(nlh, s))
-		return MNL_CB_ERROR;
+	ret = tdnl_sample_ntf(nlh, w->nl, TDNL_NTF_STRICT, s, &w->gone);
+	if (ret != TDNL_CB_SAMPLE)
+		return ret;
 	if (!tdnl_selected(w->o->cpus, s->cpu))
 		return MNL_CB_OK;
 	prev = w->prev[s->cpu];
-	if (prev && s->seq <= prev->seq)
-		prev = NULL;	/* the module was reloaded: start over */
-	tdnl_calc(s, prev, tdnl_find_model(w->info, s->model),
-		  tdnl_cpu_width(w->info, s->cpu));
-	if (s->lost)
+	tdnl_calc_after(s, prev, w->info);
+	if (s->lost)	/* so prev was there, and older */
 		fprintf(stderr, "tdnl: cpu%u: lost %llu intervals (seq %llu -> %llu)\n",
 			s->cpu, (unsigned long long)s->lost,
 			(unsigned long long)prev->seq,
 			(unsigned long long)s->seq);
 	tdnl_out_sample(s, fmt, true);
-	if (!w->prev[s->cpu]) {
-		w->prev[s->cpu] = malloc(sizeof(*s));
-		if (!w->prev[s->cpu])
-			return MNL_CB_ERROR;
-	}
-	*w->prev[s->cpu] = *s;
+	if (tdnl_keep(&w->prev[s->cpu], s))
+		return MNL_CB_ERROR;
 	if (++w->printed == w->o->count)
 		return MNL_CB_STOP;
 	return MNL_CB_OK;

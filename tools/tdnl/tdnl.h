@@ -118,6 +118,19 @@ unsigned int tdnl_cpu_width(const struct tdnl_info *info, unsigned int cpu);
 const char *tdnl_state_name(unsigned int bit);
 const char *tdnl_slots_from_name(unsigned int from);
 
+/* a reader's notification (tdnl_sample_ntf()); struct tdnl_nl is nl.c's */
+struct tdnl_nl;
+
+#define TDNL_NTF_DUMP	0x1	/* GET_SAMPLE replies are samples too */
+#define TDNL_NTF_STRICT	0x2	/* a malformed sample fails the read */
+#define TDNL_CB_SAMPLE	2	/* not one of libmnl's MNL_CB_ERROR, _STOP, _OK */
+
+int tdnl_sample_ntf(const struct nlmsghdr *nlh, const struct tdnl_nl *nl,
+		    unsigned int flags, struct tdnl_sample *s, bool *gone);
+void tdnl_calc_after(struct tdnl_sample *s, const struct tdnl_sample *prev,
+		     const struct tdnl_info *info);
+int tdnl_keep(struct tdnl_sample **last, const struct tdnl_sample *s);
+
 /* ---- netlink (nl.c) ---- */
 
 struct mnl_socket;
@@ -162,7 +175,6 @@ bool tdnl_selected(const unsigned char *map, unsigned int cpu);
 int tdnl_open_with_info(struct tdnl_nl *nl, struct tdnl_info *info);
 void tdnl_no_pmu(void);
 int tdnl_get_info(struct tdnl_nl *nl, struct tdnl_info *info, bool quiet);
-bool tdnl_family_gone(const struct nlmsghdr *nlh, const struct tdnl_nl *nl);
 
 /* ---- tdnl export: Prometheus metrics over HTTP (export.c) ---- */
 

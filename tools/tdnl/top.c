@@ -69,29 +69,15 @@ static double key_of(const struct tdnl_sample *s, int k)
 
 static int sample_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	struct top *t = data;
-	struct tdnl_sample s, *prev;
+	struct tdnl_sample s;
+	int ret;
 
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
-		return MNL_CB_OK;
-	if (tdnl_family_gone(nlh, &t->sock)) {
-		t->gone = true;
-		return MNL_CB_STOP;
-	}
-	if (nlh->nlmsg_type != t->sock.family || genl->cmd != TOPDOWN_CMD_SAMPLE_NTF ||
-	    tdnl_parse_sample(nlh, &s) || s.cpu >= TDNL_MAX_CPUS)
-		return MNL_CB_OK;
-	prev = t->last[s.cpu];
-	tdnl_calc(&s, prev && s.seq > prev->seq ? prev : NULL,
-		  tdnl_find_model(&t->info, s.model), tdnl_cpu_width(&t->info, s.cpu));
-	if (!prev) {
-		prev = malloc(sizeof(*prev));
-		if (!prev)
-			return MNL_CB_OK;
-		t->last[s.cpu] = prev;
-	}
-	*prev = s;
+	ret = tdnl_sample_ntf(nlh, &t->sock, 0, &s, &t->gone);
+	if (ret != TDNL_CB_SAMPLE)
+		return ret;
+	tdnl_calc_after(&s, t->last[s.cpu], &t->info);
+	tdnl_keep(&t->last[s.cpu], &s);	/* ENOMEM: the next one has no span */
 	return MNL_CB_OK;
 }
 
