@@ -253,18 +253,34 @@ const char *tdsim_truth_name(unsigned int t);
 u32 tdsim_scale(u32 frac, u32 mul);
 u32 tdsim_ratio(u64 num, u64 den, u32 mul);
 
-/* tdsim_pmu.c */
+/* tdsim_clock.c */
+unsigned int tdsim_siblings(unsigned int cpu, unsigned int gone);
+struct tdsim_plan *tdsim_plan_new(const struct tdsim_model *m,
+				  unsigned int siblings,
+				  const struct tdsim_profile *p,
+				  const u32 *ms, unsigned int nr);
+u64 tdsim_epoch_truth(const struct tdsim_epoch *e, unsigned int t, u64 at);
+u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now);
+u64 tdsim_now(struct tdsim_cpu *sc);
+void tdsim_advance(struct tdsim_cpu *sc, u64 now);
+int tdsim_cpu_install(struct tdsim_cpu *sc, struct tdsim_plan *plan);
 int tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p);
 int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
 			   const u32 *ms, unsigned int nr);
 int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
 void tdsim_cpu_release(struct tdsim_cpu *sc);
+
+/* tdsim_hotplug.c */
 int tdsim_cpu_hp_online(unsigned int cpu);
 int tdsim_cpu_hp_offline(unsigned int cpu);
+
+/* tdsim_pmu.c */
 int tdsim_pmu_register(void);
 void tdsim_pmu_unregister(void);
 int tdsim_pmu_type(const struct tdsim_cpu *sc);
 u64 tdsim_cycles_config(const struct tdsim_model *m);
+
+/* tdsim_watchdog.c */
 int tdsim_watchdog_start(void);
 void tdsim_watchdog_stop(void);
 
