@@ -204,13 +204,12 @@ static void tdsim_apply_noise(struct tdsim_plan *pl, unsigned int nr,
 }
 
 /*
- * Called with sc->lock held.  Noise is for the steady profile only: a
- * schedule's counts stay an exact function of the time, as its truth is.
- * The truth never has noise.
+ * Called with sc->lock held; @noise: noise_ppm.  Noise is for the steady
+ * profile only: a schedule's counts stay an exact function of the time, as
+ * its truth is.  The truth never has noise.
  */
-void tdsim_advance(struct tdsim_cpu *sc, u64 now)
+void tdsim_advance(struct tdsim_cpu *sc, u64 now, u32 noise)
 {
-	u32 noise = READ_ONCE(tdsim_noise_ppm);
 	unsigned int i;
 
 	if (!noise || sc->plan->period_ns ||
@@ -229,15 +228,45 @@ struct tdsim_set {
 	struct tdsim_plan *plan;	/* in: the new plan; out: one to free */
 };
 
-static void tdsim_set_here(void *arg)
+/* the new epoch takes the oldest's slot, never the newest's */
+static_assert(TDSIM_EPOCHS > 1);
+
+/*
+ * Called with sc->lock held: a new epoch of @plan from @now, its truth
+ * carrying on from the newest; not @here (offline): pending, from 0.
+ * Return: the plan of the epoch it drops, or NULL.
+ */
+static struct tdsim_plan *tdsim_epoch_push(struct tdsim_cpu *sc,
+					   struct tdsim_plan *plan, u64 now,
+					   bool here)
 {
-	u64 base[TDSIM_NR_TRUTH] = { 0 };
-	struct tdsim_set *set = arg;
-	struct tdsim_cpu *sc = set->sc;
+	const struct tdsim_epoch *prev = &sc->epoch[sc->head];
 	struct tdsim_plan *old = NULL;
 	struct tdsim_epoch *e;
+	unsigned int t;
+
+	if (sc->nr_epochs == TDSIM_EPOCHS)
+		old = tdsim_epoch_back(sc, TDSIM_EPOCHS - 1)->plan;
+	sc->head = (sc->head + 1) % TDSIM_EPOCHS;
+	e = &sc->epoch[sc->head];
+	for (t = 0; t < TDSIM_NR_TRUTH; t++)
+		e->base[t] = here && sc->nr_epochs ?
+			     tdsim_epoch_truth(prev, t, now) : 0;
+	if (sc->nr_epochs < TDSIM_EPOCHS)
+		sc->nr_epochs++;
+	e->plan = plan;
+	e->start = now;
+	sc->pending = !here;
+	return old;
+}
+
+static void tdsim_set_here(void *arg)
+{
+	struct tdsim_set *set = arg;
+	struct tdsim_cpu *sc = set->sc;
+	struct tdsim_plan *old;
 	unsigned long flags;
-	unsigned int i, t;
+	unsigned int i;
 	u64 now = 0;
 	bool here;
 
@@ -250,25 +279,14 @@ static void tdsim_set_here(void *arg)
 		for (i = 0; sc->plan && i < sc->model->nr_events; i++)
 			sc->base[i] = tdsim_count(sc, i, now);
 		sc->start = now;
-		for (t = 0; sc->nr_epochs && t < TDSIM_NR_TRUTH; t++)
-			base[t] = tdsim_epoch_truth(&sc->epoch[sc->head], t, now);
-	} else if (sc->pending) {
+	}
+	if (!here && sc->pending) {
 		/* offline, and the plan set before never started: replace it */
 		old = sc->plan;
 		sc->epoch[sc->head].plan = set->plan;
-		goto out;
+	} else {
+		old = tdsim_epoch_push(sc, set->plan, now, here);
 	}
-	if (sc->nr_epochs == TDSIM_EPOCHS)
-		old = tdsim_epoch_back(sc, TDSIM_EPOCHS - 1)->plan;
-	else
-		sc->nr_epochs++;
-	sc->head = (sc->head + 1) % TDSIM_EPOCHS;
-	e = &sc->epoch[sc->head];
-	e->plan = set->plan;
-	e->start = now;
-	memcpy(e->base, base, sizeof(e->base));
-	sc->pending = !here;
-out:
 	sc->plan = set->plan;
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 	set->plan = old;
@@ -347,6 +365,25 @@ int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
 	return tdsim_cpu_set_plan(sc, NULL, p, ms, nr);
 }
 
+/**
+ * tdsim_cpu_phases() - the phases a CPU plays now
+ * @sc: the CPU
+ * @ph: out: its plan's phases
+ */
+void tdsim_cpu_phases(struct tdsim_cpu *sc, struct tdsim_phases *ph)
+{
+	unsigned long flags;
+	unsigned int k;
+
+	raw_spin_lock_irqsave(&sc->lock, flags);
+	ph->nr = sc->plan->nr;
+	ph->steady = !sc->plan->period_ns;
+	for (k = 0; k < ph->nr; k++) {
+		ph->p[k] = sc->plan->ph[k].p;
+		ph->ms[k] = div_u64(sc->plan->ph[k].ns, NSEC_PER_MSEC);
+	}
+	raw_spin_unlock_irqrestore(&sc->lock, flags);
+}
 
 /**
  * tdsim_cpu_release() - free a CPU's plans, at unload

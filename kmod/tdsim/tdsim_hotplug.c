@@ -6,9 +6,9 @@
 
 #include <linux/cpu.h>
 #include <linux/kernel.h>
-#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include "td_compat.h"
 #include "tdsim.h"
 
 /*
@@ -19,40 +19,30 @@
  */
 static void tdsim_cpu_replan(struct tdsim_cpu *sc, unsigned int siblings)
 {
-	struct tdsim_profile *p;
-	struct tdsim_plan *plan;
-	u32 ms[TDSIM_MAX_PHASES];
-	unsigned int k, nr;
-	unsigned long flags;
-	bool steady;
+	struct tdsim_plan *plan = NULL;
+	struct tdsim_phases *ph;
 
-	p = kmalloc_array(TDSIM_MAX_PHASES, sizeof(*p), GFP_KERNEL);
-	if (!p)
-		goto fail;
-	raw_spin_lock_irqsave(&sc->lock, flags);
-	nr = sc->plan->nr;
-	steady = !sc->plan->period_ns;
-	for (k = 0; k < nr; k++) {
-		p[k] = sc->plan->ph[k].p;
-		ms[k] = div_u64(sc->plan->ph[k].ns, NSEC_PER_MSEC);
+	ph = kzalloc_obj(*ph, GFP_KERNEL);
+	if (ph) {
+		tdsim_cpu_phases(sc, ph);
+		plan = tdsim_plan_new(sc->model, siblings, ph->p,
+				      ph->steady ? NULL : ph->ms, ph->nr);
+		kfree(ph);
 	}
-	raw_spin_unlock_irqrestore(&sc->lock, flags);
-	plan = tdsim_plan_new(sc->model, siblings, p, steady ? NULL : ms, nr);
-	kfree(p);
 	if (plan && !tdsim_cpu_install(sc, plan))
 		return;
-fail:
 	pr_warn_ratelimited("cpu%u: cannot count for %u SMT threads: AnyThread events stay as they were\n",
 			    sc->cpu, siblings);
 }
 
 /* each online SMT sibling of @cpu, less @gone, counts for its threads now */
-static void tdsim_hp_siblings(unsigned int cpu, unsigned int gone)
+static void tdsim_hp_siblings(struct tdsim *sim, unsigned int cpu,
+			      unsigned int gone)
 {
 	unsigned int t, n;
 
 	for_each_cpu(t, topology_sibling_cpumask(cpu)) {
-		struct tdsim_cpu *sc = tdsim_cpu(t);
+		struct tdsim_cpu *sc = tdsim_cpu(sim, t);
 
 		if (t == gone || !cpu_online(t))
 			continue;
@@ -64,24 +54,26 @@ static void tdsim_hp_siblings(unsigned int cpu, unsigned int gone)
 
 /**
  * tdsim_cpu_hp_online() - CPU hotplug: @cpu and its siblings count for it
+ * @sim: the simulator
  * @cpu: the CPU coming online; this runs on it
  *
  * Return: 0.
  */
-int tdsim_cpu_hp_online(unsigned int cpu)
+int tdsim_cpu_hp_online(struct tdsim *sim, unsigned int cpu)
 {
-	tdsim_hp_siblings(cpu, nr_cpu_ids);
+	tdsim_hp_siblings(sim, cpu, nr_cpu_ids);
 	return 0;
 }
 
 /**
  * tdsim_cpu_hp_offline() - CPU hotplug: @cpu's siblings count without it
+ * @sim: the simulator
  * @cpu: the CPU going offline; this runs on it
  *
  * Return: 0.
  */
-int tdsim_cpu_hp_offline(unsigned int cpu)
+int tdsim_cpu_hp_offline(struct tdsim *sim, unsigned int cpu)
 {
-	tdsim_hp_siblings(cpu, cpu);
+	tdsim_hp_siblings(sim, cpu, cpu);
 	return 0;
 }

@@ -23,9 +23,27 @@
 #define TDSIM_FIXED_IDX		32	/* hw.idx of fixed counter 0 */
 #define TDSIM_INTEL_ANY		BIT_ULL(21)	/* AnyThread, format any */
 
-static struct pmu tdsim_pmu;
-/* atom_cpus=: the same, for those CPUs (x86 hybrid's cpu_atom); a copy */
-static struct pmu tdsim_atom_pmu;
+static struct tdsim_pmu *tdsim_pmu_of(struct pmu *pmu)
+{
+	return container_of(pmu, struct tdsim_pmu, pmu);
+}
+
+/* the simulator of @event's PMU */
+static struct tdsim *tdsim_of(struct perf_event *event)
+{
+	return tdsim_pmu_of(event->pmu)->sim;
+}
+
+static struct tdsim_cpu *tdsim_event_cpu(struct perf_event *event)
+{
+	return tdsim_cpu(tdsim_of(event), event->cpu);
+}
+
+/* the CPU of a PMU callback that runs on it */
+static struct tdsim_cpu *tdsim_this_cpu(struct pmu *pmu)
+{
+	return tdsim_cpu(tdsim_pmu_of(pmu)->sim, smp_processor_id());
+}
 
 /*
  * What event @i's counter shows at @now: its count less what it counted
@@ -41,13 +59,14 @@ static u64 tdsim_shown(const struct tdsim_cpu *sc, unsigned int i, u64 now)
 
 static u64 tdsim_read_counter(struct perf_event *event)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	struct tdsim_cpu *sc = tdsim_event_cpu(event);
+	u32 noise = READ_ONCE(tdsim_of(event)->noise_ppm);
 	unsigned long flags;
 	u64 now, val;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	now = tdsim_now(sc);
-	tdsim_advance(sc, now);
+	tdsim_advance(sc, now, noise);
 	val = tdsim_shown(sc, event->hw.config, now);
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 	return val;
@@ -77,13 +96,13 @@ static void tdsim_freeze_q(struct tdsim_cpu *sc, unsigned int i, u64 now)
  */
 static void tdsim_pmu_disable(struct pmu *pmu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
-	bool atom = pmu == &tdsim_atom_pmu;
+	struct tdsim_pmu *tp = tdsim_pmu_of(pmu);
+	struct tdsim_cpu *sc = tdsim_this_cpu(pmu);
 	unsigned long flags;
 	unsigned int i;
 	u64 now;
 
-	if (!tdsim_freeze || atom != sc->atom)
+	if (!tp->sim->freeze || tp->atom != sc->atom)
 		return;
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	now = tdsim_now(sc);
@@ -96,13 +115,12 @@ static void tdsim_pmu_disable(struct pmu *pmu)
 
 static void tdsim_pmu_enable(struct pmu *pmu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
-	bool atom = pmu == &tdsim_atom_pmu;
+	struct tdsim_cpu *sc = tdsim_this_cpu(pmu);
 	unsigned long flags;
 	unsigned int i;
 	u64 now;
 
-	if (atom != sc->atom)
+	if (tdsim_pmu_of(pmu)->atom != sc->atom)
 		return;
 	raw_spin_lock_irqsave(&sc->lock, flags);
 	now = tdsim_now(sc);
@@ -126,38 +144,61 @@ static void tdsim_event_update(struct perf_event *event)
 	tdsim_update(event, tdsim_read_counter(event));
 }
 
+/* @config's index among model @m's events, or -EINVAL: it has no such event */
+static int tdsim_event_index(const struct tdsim_model *m, u64 config)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_events; i++)
+		if (m->events[i].config == config)
+			return i;
+	return -EINVAL;
+}
+
 /*
- * The CPU's own PMU only, as on x86 hybrid parts: x86_pmu_event_init()
- * refuses an event for a CPU outside the hybrid PMU's supported_cpus with
- * -ENOENT (arch/x86/events/core.c, 6.12), so PERF_TYPE_RAW, which is
- * cpu_core's type, reaches no E-core.  A hybrid part's PMUs also take
- * PERF_TYPE_HARDWARE events (perf_init_event() offers one that its RAW
- * PMU refused to every PMU), so a cycles event finds a CPU's own PMU.
+ * What x86 refuses with -EINVAL: a fixed-counter-only event whose counter
+ * the PMU lacks (validate_event()), and with anythread=0 the AnyThread
+ * bit, as a KVM guest's perfmon version 2 does (intel_pmu_hw_config()).
+ */
+static bool tdsim_event_refused(const struct tdsim *sim,
+				const struct tdsim_cpu *sc, unsigned int i,
+				u64 config)
+{
+	const struct tdsim_event *e = &sc->model->events[i];
+
+	if (!e->gp_mask && e->fixed >= 0 && e->fixed >= (int)sc->fixed_counters)
+		return true;
+	return !sim->anythread && sc->model->vendor == TDSIM_INTEL &&
+	       (config & TDSIM_INTEL_ANY);
+}
+
+/*
+ * The CPU's own PMU only, as x86's hybrid PMUs refuse other CPUs' events
+ * with -ENOENT; they also take PERF_TYPE_HARDWARE cycles, so such an event
+ * finds each CPU's own PMU.
  */
 static int tdsim_event_init(struct perf_event *event)
 {
-	const struct tdsim_model *m;
-	struct tdsim_cpu *sc;
+	struct tdsim_pmu *tp = tdsim_pmu_of(event->pmu);
+	struct tdsim *sim = tp->sim;
 	u64 config = event->attr.config;
-	unsigned int i;
-	bool atom;
+	struct tdsim_cpu *sc;
+	int i;
 
 	if (event->attr.type != event->pmu->type) {
-		if (!tdsim_hybrid || event->attr.type != PERF_TYPE_HARDWARE ||
+		if (!sim->hybrid || event->attr.type != PERF_TYPE_HARDWARE ||
 		    config != PERF_COUNT_HW_CPU_CYCLES)
 			return -ENOENT;
 		config = 0;	/* below: this CPU's model's cycles */
 	}
 	if (event->cpu >= 0) {
-		sc = tdsim_cpu(event->cpu);
-		atom = event->pmu == &tdsim_atom_pmu;
-		if (atom != sc->atom)
+		sc = tdsim_cpu(sim, event->cpu);
+		if (tp->atom != sc->atom)
 			return -ENOENT;
-		m = sc->model;
 		if (!config)
-			config = tdsim_cycles_config(m);
+			config = tdsim_cycles_config(sc->model);
 	}
-	if (atomic_dec_if_positive(&tdsim_fail_event_init) >= 0)
+	if (atomic_dec_if_positive(&sim->fail_event_init) >= 0)
 		return -EIO;			/* fault injected by a test */
 	if (event->cpu < 0)
 		return -EINVAL;			/* CPU-wide events only */
@@ -165,35 +206,12 @@ static int tdsim_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	if (event->attr.config1 || event->attr.config2)
 		return -EINVAL;
-	for (i = 0; i < m->nr_events; i++)
-		if (m->events[i].config == config)
-			break;
-	if (i == m->nr_events)
-		return -EINVAL;			/* this CPU has no such event */
-	/*
-	 * A fixed-counter-only event (TOPDOWN.SLOTS's pseudo-encoding) whose
-	 * fixed counter this PMU lacks: x86's intel_pmu_check_event_constraints()
-	 * leaves its constraint without a counter and validate_event() then
-	 * refuses it with -EINVAL (arch/x86/events/{intel/,}core.c, 6.12).
-	 */
-	if (!m->events[i].gp_mask && m->events[i].fixed >= 0 &&
-	    m->events[i].fixed >= (int)sc->fixed_counters)
+	i = tdsim_event_index(sc->model, config);
+	if (i < 0 || tdsim_event_refused(sim, sc, i, event->attr.config))
 		return -EINVAL;
-
-	/*
-	 * anythread=0: the AnyThread bit (ARCH_PERFMON_EVENTSEL_ANY, config
-	 * bit 21) is refused as intel_pmu_hw_config() refuses it when
-	 * "x86_pmu.version < 3" (arch/x86/events/intel/core.c, 6.1 and 6.12):
-	 * KVM caps its guests' architectural perfmon at version 2
-	 * (kvm_init_pmu_capability(), arch/x86/kvm/pmu.h, 6.12).
-	 */
-	if (!tdsim_anythread && m->vendor == TDSIM_INTEL &&
-	    (event->attr.config & TDSIM_INTEL_ANY))
-		return -EINVAL;
-
 	event->hw.config = i;
 	event->hw.idx = -1;
-	return tdsim_mediated_account(event);
+	return sim->mediated ? tdsim_mediated_account(event) : 0;
 }
 
 static void tdsim_start(struct perf_event *event, int flags)
@@ -217,13 +235,13 @@ static void tdsim_stop(struct perf_event *event, int flags)
  */
 static int tdsim_add(struct perf_event *event, int flags)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	struct tdsim_cpu *sc = tdsim_event_cpu(event);
 	const struct tdsim_event *e = &sc->model->events[event->hw.config];
 	unsigned long irqflags;
 	int idx = -1;
 	u32 free;
 
-	if (atomic_dec_if_positive(&tdsim_fail_add) >= 0)
+	if (atomic_dec_if_positive(&tdsim_of(event)->fail_add) >= 0)
 		return -EAGAIN;			/* fault injected by a test */
 
 	raw_spin_lock_irqsave(&sc->lock, irqflags);
@@ -258,7 +276,7 @@ static int tdsim_add(struct perf_event *event, int flags)
 
 static void tdsim_del(struct perf_event *event, int flags)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	struct tdsim_cpu *sc = tdsim_event_cpu(event);
 	int idx = event->hw.idx;
 	unsigned long irqflags;
 
@@ -276,35 +294,30 @@ static void tdsim_del(struct perf_event *event, int flags)
 }
 
 /*
- * A test's stall (stall_every, stall_us): every stall_every-th read of a
- * CPU's counters first waits stall_us, as a read does whose vCPU the host
- * deschedules between two reads (TCG on a loaded host: 20-350 us in the
- * middle of a CPU's reads of all its counters).  Counted per CPU, so a
- * read done again right after a stalled one does not stall too (with
- * stall_every above the reader's rereads).  With stall_crawl_us, every
- * read for that long after such a stall waits too: the vCPU crawls, as
- * under TCG on a host busy with other VMs (every read 30 us for a
- * millisecond or more).  Reads only: perf's scheduling of events is not
- * slowed.
+ * stall_every, stall_us and stall_crawl_us: a read waits as one does whose
+ * vCPU the host deschedules, and then every read for a while after it,
+ * as a vCPU crawls on a busy host.  Counted per CPU, so a reread right
+ * after a stalled read does not stall too.  Reads only, not perf's
+ * scheduling of events.
  */
-static void tdsim_stall(struct tdsim_cpu *sc)
+static void tdsim_stall(struct tdsim *sim, struct tdsim_cpu *sc)
 {
-	u32 every = READ_ONCE(tdsim_stall_every);
+	u32 every = READ_ONCE(sim->stall_every);
 	u64 now = ktime_get_mono_fast_ns();
 
 	if (now >= sc->crawl_until) {
 		if (!every || ++sc->reads % every)
 			return;
-		sc->crawl_until = now + (u64)READ_ONCE(tdsim_stall_crawl_us) *
+		sc->crawl_until = now + (u64)READ_ONCE(sim->stall_crawl_us) *
 					NSEC_PER_USEC;
 	}
-	udelay(min_t(u32, READ_ONCE(tdsim_stall_us), 1000));
-	atomic_inc(&tdsim_stalls);
+	udelay(min_t(u32, READ_ONCE(sim->stall_us), 1000));
+	atomic_inc(&sim->stalls);
 }
 
 static void tdsim_read(struct perf_event *event)
 {
-	tdsim_stall(tdsim_cpu(event->cpu));
+	tdsim_stall(tdsim_of(event), tdsim_event_cpu(event));
 	tdsim_event_update(event);
 }
 
@@ -356,7 +369,7 @@ static struct attribute_group tdsim_format_group = {
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	bool atom = dev_get_drvdata(dev) == &tdsim_atom_pmu;
+	struct tdsim_pmu *tp = tdsim_pmu_of(dev_get_drvdata(dev));
 	cpumask_var_t mask;
 	unsigned int cpu;
 	ssize_t ret;
@@ -364,7 +377,7 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
 	for_each_online_cpu(cpu)
-		if (tdsim_cpu(cpu)->atom == atom)
+		if (tdsim_cpu(tp->sim, cpu)->atom == tp->atom)
 			cpumask_set_cpu(cpu, mask);
 	ret = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(mask));
 	free_cpumask_var(mask);
@@ -388,8 +401,9 @@ static const struct attribute_group tdsim_cpumask_group = {
 static ssize_t slots_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "0x%08x\n",
-			  tdsim_model->pmmir ? tdsim_model->width : 0);
+	const struct tdsim_model *m = tdsim_pmu_of(dev_get_drvdata(dev))->sim->model;
+
+	return sysfs_emit(buf, "0x%08x\n", m->pmmir ? m->width : 0);
 }
 static DEVICE_ATTR_RO(slots);
 
@@ -400,7 +414,9 @@ static struct attribute *tdsim_caps_attrs[] = {
 static umode_t tdsim_caps_visible(struct kobject *kobj, struct attribute *attr,
 				  int i)
 {
-	return tdsim_model->vendor == TDSIM_ARM ? attr->mode : 0;
+	struct tdsim_pmu *tp = tdsim_pmu_of(dev_get_drvdata(kobj_to_dev(kobj)));
+
+	return tp->sim->model->vendor == TDSIM_ARM ? attr->mode : 0;
 }
 
 static const struct attribute_group tdsim_caps_group = {
@@ -413,7 +429,7 @@ static const struct attribute_group *tdsim_attr_groups[] = {
 	&tdsim_format_group, &tdsim_cpumask_group, &tdsim_caps_group, NULL,
 };
 
-static struct pmu tdsim_pmu = {
+static const struct pmu tdsim_pmu_ops = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_invalid_context,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
@@ -437,7 +453,7 @@ static struct pmu tdsim_pmu = {
 
 static u64 tdsim_truth_read_now(struct perf_event *event)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(event->cpu);
+	struct tdsim_cpu *sc = tdsim_event_cpu(event);
 	unsigned long flags;
 	u64 now, val;
 
@@ -457,7 +473,7 @@ static int tdsim_truth_event_init(struct perf_event *event)
 	if (is_sampling_event(event) || has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (event->attr.config1 || event->attr.config2 ||
-	    !tdsim_truth_valid(tdsim_cpu(event->cpu)->model, event->attr.config))
+	    !tdsim_truth_valid(tdsim_event_cpu(event)->model, event->attr.config))
 		return -EINVAL;
 	event->hw.config = event->attr.config;
 	event->hw.idx = -1;
@@ -555,7 +571,9 @@ static umode_t tdsim_truth_event_visible(struct kobject *kobj,
 	struct perf_pmu_events_attr *pa =
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
 
-	return tdsim_truth_valid(tdsim_model, pa->id) ? attr->mode : 0;
+	struct tdsim_pmu *tp = tdsim_pmu_of(dev_get_drvdata(kobj_to_dev(kobj)));
+
+	return tdsim_truth_valid(tp->sim->model, pa->id) ? attr->mode : 0;
 }
 
 static const struct attribute_group tdsim_truth_events_group = {
@@ -581,7 +599,7 @@ static const struct attribute_group *tdsim_truth_attr_groups[] = {
  */
 static void tdsim_truth_pmu_disable(struct pmu *pmu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	struct tdsim_cpu *sc = tdsim_this_cpu(pmu);
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
@@ -591,7 +609,7 @@ static void tdsim_truth_pmu_disable(struct pmu *pmu)
 
 static void tdsim_truth_pmu_enable(struct pmu *pmu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(smp_processor_id());
+	struct tdsim_cpu *sc = tdsim_this_cpu(pmu);
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
@@ -599,7 +617,7 @@ static void tdsim_truth_pmu_enable(struct pmu *pmu)
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 }
 
-static struct pmu tdsim_truth_pmu = {
+static const struct pmu tdsim_truth_pmu_ops = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_invalid_context,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
@@ -614,17 +632,34 @@ static struct pmu tdsim_truth_pmu = {
 	.read		= tdsim_truth_read,
 };
 
+/* @tp, a copy of @ops, registered as @name of @type for @sim */
+static int tdsim_pmu_add(struct tdsim *sim, struct tdsim_pmu *tp,
+			 const struct pmu *ops, bool atom, const char *name,
+			 int type)
+{
+	tp->pmu = *ops;
+	tp->sim = sim;
+	tp->atom = atom;
+#ifdef PERF_PMU_CAP_MEDIATED_VPMU
+	/* perf core's own accounting too, where the kernel has it (7.0+) */
+	if (sim->mediated && ops == &tdsim_pmu_ops)
+		tp->pmu.capabilities |= PERF_PMU_CAP_MEDIATED_VPMU;
+#endif
+	return perf_pmu_register(&tp->pmu, name, type);
+}
+
 /**
- * tdsim_pmu_register() - register the "tdsim" PMU for the chosen model and
- * the "tdsim_truth" PMU
+ * tdsim_pmu_register() - register the "tdsim" PMU for the chosen model,
+ * "tdsim_atom" for atom_cpus=, and the "tdsim_truth" PMU
+ * @sim: the simulator, its settings made
  *
  * Return: 0 or the errno of perf_pmu_register().
  */
-int tdsim_pmu_register(void)
+int tdsim_pmu_register(struct tdsim *sim)
 {
 	int ret;
 
-	switch (tdsim_model->vendor) {
+	switch (sim->model->vendor) {
 	case TDSIM_INTEL:
 		tdsim_format_group.attrs = intel_format_attrs;
 		break;
@@ -635,38 +670,36 @@ int tdsim_pmu_register(void)
 		tdsim_format_group.attrs = arm_format_attrs;
 		break;
 	}
-#ifdef PERF_PMU_CAP_MEDIATED_VPMU
-	/* perf core's own accounting too, where the kernel has it (7.0+) */
-	if (tdsim_mediated)
-		tdsim_pmu.capabilities |= PERF_PMU_CAP_MEDIATED_VPMU;
-#endif
-	tdsim_atom_pmu = tdsim_pmu;	/* before registering fills it in */
 	/* raw=1: PERF_TYPE_RAW's, as x86 registers its cpu or cpu_core PMU */
-	ret = perf_pmu_register(&tdsim_pmu, "tdsim", tdsim_raw ? PERF_TYPE_RAW : -1);
+	ret = tdsim_pmu_add(sim, &sim->pmu, &tdsim_pmu_ops, false, "tdsim",
+			    sim->raw ? PERF_TYPE_RAW : -1);
 	if (ret)
 		return ret;
-	if (tdsim_hybrid) {
-		ret = perf_pmu_register(&tdsim_atom_pmu, "tdsim_atom", -1);
+	if (sim->hybrid) {
+		ret = tdsim_pmu_add(sim, &sim->atom_pmu, &tdsim_pmu_ops, true,
+				    "tdsim_atom", -1);
 		if (ret)
 			goto err_tdsim;
 	}
-	ret = perf_pmu_register(&tdsim_truth_pmu, "tdsim_truth", -1);
+	ret = tdsim_pmu_add(sim, &sim->truth_pmu, &tdsim_truth_pmu_ops, false,
+			    "tdsim_truth", -1);
 	if (!ret)
 		return 0;
-	if (tdsim_hybrid)
-		perf_pmu_unregister(&tdsim_atom_pmu);
+	if (sim->hybrid)
+		perf_pmu_unregister(&sim->atom_pmu.pmu);
 err_tdsim:
-	perf_pmu_unregister(&tdsim_pmu);
+	perf_pmu_unregister(&sim->pmu.pmu);
 	return ret;
 }
 
 /**
  * tdsim_pmu_type() - the perf type of a CPU's PMU, once registered
- * @sc: the CPU
+ * @sim: the simulator
+ * @sc:  the CPU
  */
-int tdsim_pmu_type(const struct tdsim_cpu *sc)
+int tdsim_pmu_type(const struct tdsim *sim, const struct tdsim_cpu *sc)
 {
-	return sc->atom ? tdsim_atom_pmu.type : tdsim_pmu.type;
+	return sc->atom ? sim->atom_pmu.pmu.type : sim->pmu.pmu.type;
 }
 
 /**
@@ -688,11 +721,14 @@ u64 tdsim_cycles_config(const struct tdsim_model *m)
 	}
 }
 
-/** tdsim_pmu_unregister() - undo tdsim_pmu_register() */
-void tdsim_pmu_unregister(void)
+/**
+ * tdsim_pmu_unregister() - undo tdsim_pmu_register()
+ * @sim: the simulator
+ */
+void tdsim_pmu_unregister(struct tdsim *sim)
 {
-	perf_pmu_unregister(&tdsim_truth_pmu);
-	if (tdsim_hybrid)
-		perf_pmu_unregister(&tdsim_atom_pmu);
-	perf_pmu_unregister(&tdsim_pmu);
+	perf_pmu_unregister(&sim->truth_pmu.pmu);
+	if (sim->hybrid)
+		perf_pmu_unregister(&sim->atom_pmu.pmu);
+	perf_pmu_unregister(&sim->pmu.pmu);
 }

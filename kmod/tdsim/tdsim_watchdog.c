@@ -25,12 +25,13 @@
 #include "tdsim.h"
 
 static enum cpuhp_state tdsim_wd_state;
+static struct tdsim *tdsim_wd_sim;	/* whose PMU the events are on */
 
 static int tdsim_wd_online(unsigned int cpu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(cpu);
+	struct tdsim_cpu *sc = tdsim_cpu(tdsim_wd_sim, cpu);
 	struct perf_event_attr attr = {
-		.type = tdsim_pmu_type(sc),
+		.type = tdsim_pmu_type(tdsim_wd_sim, sc),
 		.size = sizeof(attr),
 		.config = tdsim_cycles_config(sc->model),
 		.pinned = 1,
@@ -55,7 +56,7 @@ static int tdsim_wd_online(unsigned int cpu)
 
 static int tdsim_wd_offline(unsigned int cpu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(cpu);
+	struct tdsim_cpu *sc = tdsim_cpu(tdsim_wd_sim, cpu);
 
 	if (sc->wd) {
 		__module_get(THIS_MODULE);	/* the reference the release drops */
@@ -67,15 +68,18 @@ static int tdsim_wd_offline(unsigned int cpu)
 
 /**
  * tdsim_watchdog_start() - hold the watchdog's counter on each online CPU,
- * and on each CPU that comes online; tdsim's PMU must be registered
+ * and on each CPU that comes online
+ * @sim: the simulator, its PMUs registered
  *
  * Return: 0 or the errno of cpuhp_setup_state().
  */
-int tdsim_watchdog_start(void)
+int tdsim_watchdog_start(struct tdsim *sim)
 {
-	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:watchdog",
-				    tdsim_wd_online, tdsim_wd_offline);
+	int ret;
 
+	tdsim_wd_sim = sim;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:watchdog",
+				tdsim_wd_online, tdsim_wd_offline);
 	if (ret < 0)
 		return ret;
 	tdsim_wd_state = ret;
