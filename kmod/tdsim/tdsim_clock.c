@@ -17,12 +17,9 @@
 #define TDSIM_NOISE_PERIOD_NS	(10 * NSEC_PER_MSEC)
 
 /*
- * Time is CLOCK_MONOTONIC, the clock topdown.ko and the tests time their
- * reads and windows with, read the NMI-safe way.  (It was the CPU's
- * local_clock(), perf's clock for enabled and running times; but where the
- * TSC is marked unstable, as under QEMU's TCG, local_clock() follows the
- * tick and strays from CLOCK_MONOTONIC by up to a tick: 10 ms windows of a
- * phased workload were then up to 1.7 points off their truth, as counted.)
+ * Time is CLOCK_MONOTONIC, read the NMI-safe way: the clock topdown.ko and
+ * the tests time their windows with (local_clock() strays from it by up to
+ * a tick where the TSC is unstable).
  *
  * A CPU plays a plan: its steady profile (one phase, forever) or a schedule
  * of phases that repeats from the moment it was written, its epoch.  Every
@@ -77,13 +74,9 @@ static void tdsim_truth_rates(const struct tdsim_model *m,
 }
 
 /*
- * @cpu and its SMT siblings that are online, less @gone (nr_cpu_ids: none),
- * the CPU whose offline callback runs: it leaves topology_sibling_cpumask()
- * only later, in take_cpu_down() -> __cpu_disable(); on x86
- * native_cpu_disable() -> cpu_disable_common() -> remove_siblinginfo()
- * (arch/x86/kernel/smpboot.c, 6.1 and 6.12).  A CPU coming online is in
- * its siblings' masks before its online callbacks run: start_secondary()
- * -> ap_starting() -> set_cpu_sibling_map() (6.12; smp_callin() in 6.1).
+ * @cpu and its online SMT siblings, less @gone (nr_cpu_ids: none): a CPU
+ * going offline is still in the sibling mask while its offline callback
+ * runs; one coming online is already there.
  */
 unsigned int tdsim_siblings(unsigned int cpu, unsigned int gone)
 {

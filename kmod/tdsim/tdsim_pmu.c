@@ -82,17 +82,10 @@ static void tdsim_freeze_q(struct tdsim_cpu *sc, unsigned int i, u64 now)
 }
 
 /*
- * perf_pmu_disable() and perf_pmu_enable() of the CPU's own PMU, on that
- * CPU with interrupts off.  A hardware PMU stops every counter of the CPU
- * (x86_pmu_disable() -> x86_pmu.disable_all: Intel clears GLOBAL_CTRL,
- * older AMD each counter's enable bit; Arm clears PMCR_EL0.E), and
- * perf's clock stands still for the events it moves meanwhile: a rotation,
- * or the rescheduling perf_event_enable() does, takes a flexible event off
- * and puts it back at one ctx time (perf_rotate_context(),
- * ctx_time_freeze(), kernel/events/core.c, 6.12).  So the counts of those
- * moments are lost to every event alike.  If tdsim's counters ran on, the
- * pinned ones would count what the moved ones lose, unseen by perf's
- * times: on a slow (debug) kernel, milliseconds in a rotation.
+ * perf_pmu_disable() of the CPU's own PMU, on it with IRQs off: counters
+ * stop, as a hardware PMU's do, while perf's clock stands still for the
+ * events it moves; running on, pinned events would count what moved ones
+ * lose.
  */
 static void tdsim_pmu_disable(struct pmu *pmu)
 {
@@ -393,11 +386,7 @@ static const struct attribute_group tdsim_cpumask_group = {
 	.attrs = tdsim_cpumask_attrs,
 };
 
-/*
- * caps/slots as arm_pmuv3 shows it (drivers/perf/arm_pmuv3.c slots_show():
- * PMMIR_EL1.SLOTS as "0x%08x", 0 on a PMU older than PMUv3p4), for Arm
- * models only; topdown reads it for pmu_type= as perf reads #slots
- */
+/* caps/slots as arm_pmuv3 shows PMMIR_EL1.SLOTS (0 before PMUv3p4), Arm only */
 static ssize_t slots_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
@@ -588,14 +577,9 @@ static const struct attribute_group *tdsim_truth_attr_groups[] = {
 };
 
 /*
- * While perf holds tdsim_truth disabled on a CPU (perf_pmu_disable(): a
- * group's events are added, read or removed together, and with these
- * callbacks perf's default transactions disable it too), every read on
- * that CPU is of one moment, as a hardware PMU's counters stop together.
- * So a group's members agree exactly however long the host stalls the
- * vCPU between them: read a few hundred microseconds apart under TCG, a
- * 1 s group of slots and cycles was 0.01 % off 6 slots per cycle.  Called
- * on the CPU, with interrupts off.
+ * While perf holds tdsim_truth disabled on a CPU (a group's add, read or
+ * del), every read there is of one moment, so a group's members agree
+ * exactly however long the vCPU stalls between them.  On the CPU, IRQs off.
  */
 static void tdsim_truth_pmu_disable(struct pmu *pmu)
 {
