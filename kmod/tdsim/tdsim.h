@@ -15,6 +15,9 @@
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
 
 #define TDSIM_PPM		1000000U	/* fractions are parts per million */
 #define TDSIM_MAX_EVENTS	48	/* <= 64: struct tdsim_cpu's frozen_mask */
@@ -126,6 +129,20 @@ struct tdsim_phase {
 };
 
 /**
+ * struct tdsim_phases - a plan's phases as profiles and durations
+ * @nr:     how many
+ * @steady: the steady profile, one phase forever (@ms[0] 0)
+ * @p:      each one's profile
+ * @ms:     and its duration
+ */
+struct tdsim_phases {
+	unsigned int nr;
+	bool steady;
+	struct tdsim_profile p[TDSIM_MAX_PHASES];
+	u32 ms[TDSIM_MAX_PHASES];
+};
+
+/**
  * struct tdsim_plan - what a CPU plays from an epoch on
  * @nr:         number of phases
  * @period_ns:  sum of the phase durations; 0: the steady profile, one
@@ -210,21 +227,72 @@ struct tdsim_cpu {
 	struct perf_event *wd;		/* watchdog=1: the counter it holds */
 };
 
-extern const struct tdsim_model *tdsim_model;	/* the "tdsim" PMU's */
-extern bool tdsim_hybrid;			/* atom_cpus= given */
-extern bool tdsim_raw;				/* raw=1 */
-extern unsigned int tdsim_gp_counters;
-extern unsigned int tdsim_fixed_counters;
-extern bool tdsim_anythread;
-extern bool tdsim_freeze;
-extern bool tdsim_mediated;
-extern atomic_t tdsim_fail_event_init;
-extern atomic_t tdsim_fail_add;
-extern u32 tdsim_noise_ppm;
-extern u32 tdsim_stall_every, tdsim_stall_us, tdsim_stall_crawl_us;
-extern atomic_t tdsim_stalls;
+struct tdsim;
 
-struct tdsim_cpu *tdsim_cpu(unsigned int cpu);
+/**
+ * struct tdsim_pmu - one of tdsim's perf PMUs
+ * @pmu:  perf's; its callbacks find the rest with container_of()
+ * @sim:  the simulator it belongs to
+ * @atom: tdsim_atom, the PMU of atom_cpus=
+ */
+struct tdsim_pmu {
+	struct pmu pmu;
+	struct tdsim *sim;
+	bool atom;
+};
+
+/**
+ * struct tdsim - the simulator: its settings, fault knobs, CPUs and PMUs
+ * @own:             the model emulated, with slots= and pmmir= applied
+ * @model:           the "tdsim" PMU's model: @own
+ * @atom_model:      atom_cpus='s model, or NULL
+ * @atom_cpus:       the CPUs of tdsim_atom
+ * @hybrid:          atom_cpus= given
+ * @raw:             raw=1: "tdsim" is PERF_TYPE_RAW's PMU
+ * @anythread:       accept Intel's AnyThread bit
+ * @freeze:          counters stand still while perf holds the PMU disabled
+ * @mediated:        a mediated vPMU can take the PMU
+ * @gp_counters:     the "tdsim" PMU's general-purpose counters per CPU
+ * @fixed_counters:  and its fixed counters
+ * @fail_event_init: debugfs: fail the next N event inits
+ * @fail_add:        debugfs: fail the next N counter adds
+ * @noise_ppm:       debugfs: jitter of every steady rate; READ_ONCE
+ * @stall_every:     debugfs: every Nth read of a CPU's counters stalls
+ * @stall_us:        debugfs: for this long
+ * @stall_crawl_us:  debugfs: and every read this long after it too
+ * @stalls:          debugfs: the reads that stalled
+ * @cpus:            each CPU's state
+ * @pmu:             "tdsim"
+ * @atom_pmu:        "tdsim_atom", with @hybrid
+ * @truth_pmu:       "tdsim_truth"
+ *
+ * The settings are fixed at load; the knobs change at any time.
+ */
+struct tdsim {
+	struct tdsim_model own;
+	const struct tdsim_model *model;
+	const struct tdsim_model *atom_model;
+	struct cpumask atom_cpus;
+	bool hybrid;
+	bool raw;
+	bool anythread;
+	bool freeze;
+	bool mediated;
+	unsigned int gp_counters;
+	unsigned int fixed_counters;
+	atomic_t fail_event_init;
+	atomic_t fail_add;
+	u32 noise_ppm;
+	u32 stall_every, stall_us, stall_crawl_us;
+	atomic_t stalls;
+	struct tdsim_cpu __percpu *cpus;
+	struct tdsim_pmu pmu, atom_pmu, truth_pmu;
+};
+
+static inline struct tdsim_cpu *tdsim_cpu(struct tdsim *sim, unsigned int cpu)
+{
+	return per_cpu_ptr(sim->cpus, cpu);
+}
 
 /* tdsim_intel.c, tdsim_amd.c, tdsim_arm.c */
 extern const struct tdsim_model tdsim_skl, tdsim_icl, tdsim_spr;
@@ -253,25 +321,41 @@ const char *tdsim_truth_name(unsigned int t);
 u32 tdsim_scale(u32 frac, u32 mul);
 u32 tdsim_ratio(u64 num, u64 den, u32 mul);
 
-/* tdsim_pmu.c */
+/* tdsim_clock.c */
+unsigned int tdsim_siblings(unsigned int cpu, unsigned int gone);
+struct tdsim_plan *tdsim_plan_new(const struct tdsim_model *m,
+				  unsigned int siblings,
+				  const struct tdsim_profile *p,
+				  const u32 *ms, unsigned int nr);
+u64 tdsim_epoch_truth(const struct tdsim_epoch *e, unsigned int t, u64 at);
+u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now);
+u64 tdsim_now(struct tdsim_cpu *sc);
+void tdsim_advance(struct tdsim_cpu *sc, u64 now, u32 noise);
+int tdsim_cpu_install(struct tdsim_cpu *sc, struct tdsim_plan *plan);
+void tdsim_cpu_phases(struct tdsim_cpu *sc, struct tdsim_phases *ph);
 int tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p);
 int tdsim_cpu_set_schedule(struct tdsim_cpu *sc, const struct tdsim_profile *p,
 			   const u32 *ms, unsigned int nr);
 int tdsim_cpu_truth(struct tdsim_cpu *sc, u64 at_ns, u64 *at, u64 *truth);
 void tdsim_cpu_release(struct tdsim_cpu *sc);
-int tdsim_cpu_hp_online(unsigned int cpu);
-int tdsim_cpu_hp_offline(unsigned int cpu);
-int tdsim_pmu_register(void);
-void tdsim_pmu_unregister(void);
-int tdsim_pmu_type(const struct tdsim_cpu *sc);
+
+/* tdsim_hotplug.c */
+int tdsim_cpu_hp_online(struct tdsim *sim, unsigned int cpu);
+int tdsim_cpu_hp_offline(struct tdsim *sim, unsigned int cpu);
+
+/* tdsim_pmu.c */
+int tdsim_pmu_register(struct tdsim *sim);
+void tdsim_pmu_unregister(struct tdsim *sim);
+int tdsim_pmu_type(const struct tdsim *sim, const struct tdsim_cpu *sc);
 u64 tdsim_cycles_config(const struct tdsim_model *m);
-int tdsim_watchdog_start(void);
+
+/* tdsim_watchdog.c */
+int tdsim_watchdog_start(struct tdsim *sim);
 void tdsim_watchdog_stop(void);
 
 /* tdsim_mediated.c */
 struct dentry;
-struct perf_event;
 int tdsim_mediated_account(struct perf_event *event);
-void tdsim_mediated_debugfs(struct dentry *dir);
+void tdsim_mediated_debugfs(struct dentry *dir, struct tdsim *sim);
 
 #endif /* _TDSIM_H */

@@ -14,6 +14,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/perf_event.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -33,7 +34,8 @@ static void tdsim_mediated_destroy(struct perf_event *event)
 
 /**
  * tdsim_mediated_account() - an event init's part of the mediated-vPMU rule
- * @event: the event being created on a tdsim PMU
+ * @event: the event being created on a tdsim PMU that a mediated vPMU
+ *         can take (mediated=1)
  *
  * Return: 0, or -EOPNOTSUPP for an event that would count guest time
  * while a VM with a mediated PMU exists.
@@ -42,7 +44,7 @@ int tdsim_mediated_account(struct perf_event *event)
 {
 	int ret = 0;
 
-	if (!tdsim_mediated || event->attr.exclude_guest)
+	if (event->attr.exclude_guest)
 		return 0;
 	spin_lock(&tdsim_med_lock);
 	if (tdsim_med_vms)
@@ -66,13 +68,14 @@ static int tdsim_med_show(struct seq_file *s, void *unused)
 
 static int tdsim_med_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, tdsim_med_show, NULL);
+	return single_open(file, tdsim_med_show, inode->i_private);
 }
 
 /* "create": a VM with a mediated PMU starts; "destroy": one ends */
 static ssize_t tdsim_med_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
+	struct tdsim *sim = ((struct seq_file *)file->private_data)->private;
 	char buf[16];
 	int ret = 0;
 
@@ -85,7 +88,7 @@ static ssize_t tdsim_med_write(struct file *file, const char __user *ubuf,
 	}
 	strim(buf);
 	spin_lock(&tdsim_med_lock);
-	if (!tdsim_mediated)
+	if (!sim->mediated)
 		ret = -EOPNOTSUPP;
 	else if (!strcmp(buf, "create") && tdsim_med_events)
 		ret = -EBUSY;
@@ -115,8 +118,9 @@ static const struct file_operations tdsim_med_fops = {
 /**
  * tdsim_mediated_debugfs() - the mediated_vms knob
  * @dir: tdsim's debugfs directory
+ * @sim: the simulator
  */
-void tdsim_mediated_debugfs(struct dentry *dir)
+void tdsim_mediated_debugfs(struct dentry *dir, struct tdsim *sim)
 {
-	debugfs_create_file("mediated_vms", 0600, dir, NULL, &tdsim_med_fops);
+	debugfs_create_file("mediated_vms", 0600, dir, sim, &tdsim_med_fops);
 }

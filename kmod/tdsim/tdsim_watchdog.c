@@ -1,21 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tdsim watchdog=1: tdsim holds a counter of every online CPU where the
- * kernel's perf-based hard lockup detector would (kernel/watchdog_perf.c,
- * 6.12: wd_hw_attr, a pinned CPU-wide PERF_COUNT_HW_CPU_CYCLES event made
- * when the CPU comes online).  perf maps that to the vendor's cycles event
- * (tdsim_cycles_config()), on the CPU's own PMU, and places it:
- *
- * - Intel: on fixed counter 1 (x86's __perf_sched_find_counter() tries the
- *   fixed counters first);
- * - AMD: on a general-purpose counter, the only kind there is;
- * - Arm: on the cycle counter (armv8pmu_get_event_idx() "always prefer[s]
- *   to place a cycle counter into the cycle counter"), so the CPU_CYCLES
- *   of anyone else takes a general-purpose one.  (Debian's arm64 kernels
- *   use the buddy detector, which holds no counter; kernels built with
- *   HARDLOCKUP_DETECTOR_PERF and pseudo-NMIs do.)
- *
- * Made first, pinned, tdsim_add() places it the same way.
+ * tdsim watchdog=1: hold a pinned CPU-wide cycles event on every online
+ * CPU, as the perf-based hard lockup detector does, so tests see a PMU
+ * with one counter taken: fixed counter 1 on Intel, a general-purpose one
+ * on AMD, the cycle counter on Arm.  Made first and pinned, tdsim_add()
+ * places it there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,12 +14,13 @@
 #include "tdsim.h"
 
 static enum cpuhp_state tdsim_wd_state;
+static struct tdsim *tdsim_wd_sim;	/* whose PMU the events are on */
 
 static int tdsim_wd_online(unsigned int cpu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(cpu);
+	struct tdsim_cpu *sc = tdsim_cpu(tdsim_wd_sim, cpu);
 	struct perf_event_attr attr = {
-		.type = tdsim_pmu_type(sc),
+		.type = tdsim_pmu_type(tdsim_wd_sim, sc),
 		.size = sizeof(attr),
 		.config = tdsim_cycles_config(sc->model),
 		.pinned = 1,
@@ -55,7 +45,7 @@ static int tdsim_wd_online(unsigned int cpu)
 
 static int tdsim_wd_offline(unsigned int cpu)
 {
-	struct tdsim_cpu *sc = tdsim_cpu(cpu);
+	struct tdsim_cpu *sc = tdsim_cpu(tdsim_wd_sim, cpu);
 
 	if (sc->wd) {
 		__module_get(THIS_MODULE);	/* the reference the release drops */
@@ -67,15 +57,18 @@ static int tdsim_wd_offline(unsigned int cpu)
 
 /**
  * tdsim_watchdog_start() - hold the watchdog's counter on each online CPU,
- * and on each CPU that comes online; tdsim's PMU must be registered
+ * and on each CPU that comes online
+ * @sim: the simulator, its PMUs registered
  *
  * Return: 0 or the errno of cpuhp_setup_state().
  */
-int tdsim_watchdog_start(void)
+int tdsim_watchdog_start(struct tdsim *sim)
 {
-	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:watchdog",
-				    tdsim_wd_online, tdsim_wd_offline);
+	int ret;
 
+	tdsim_wd_sim = sim;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tdsim:watchdog",
+				tdsim_wd_online, tdsim_wd_offline);
 	if (ret < 0)
 		return ret;
 	tdsim_wd_state = ret;
