@@ -120,6 +120,7 @@ void td_core_exit(void)
 
 		kfree(tc->ctr);
 		kfree(tc->sample);
+		kfree(tc->scr.acc);
 	}
 	free_percpu(td_cpus);
 	td_cpus = NULL;
@@ -171,6 +172,8 @@ size_t td_cpu_memory(void)
 		sum += tc->nr_ctr * sizeof(*tc->ctr) + tc->reg_size;
 		if (tc->sample)
 			sum += struct_size(tc->sample, counts, tc->nr_ctr);
+		if (tc->scr.acc)
+			sum += td_scratch_size(tc->nr_ctr);
 		mutex_unlock(&tc->lock);
 	}
 	return sum;

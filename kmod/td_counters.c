@@ -197,7 +197,7 @@ static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 		return 0;
 	ctr = kcalloc(nr, sizeof(*ctr), GFP_KERNEL);
 	sample = kzalloc(struct_size(sample, counts, nr), GFP_KERNEL);
-	if (!ctr || !sample) {
+	if (!ctr || !sample || td_scratch_alloc(tc, nr)) {
 		kfree(ctr);
 		kfree(sample);
 		return -ENOMEM;

@@ -92,8 +92,10 @@ void td_calm_end(struct td_cpu *tc);
 /* td_snapshot.c */
 int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
 		bool may_wait);
-void td_read_gaps(struct td_cpu *tc, u64 *gap);
+void td_read_gaps(struct td_cpu *tc);
 void td_base_gaps(struct td_cpu *tc);
+size_t td_scratch_size(unsigned int nr);
+int td_scratch_alloc(struct td_cpu *tc, unsigned int nr);
 
 /* td_sample.c */
 void td_clear_acc(struct td_cpu *tc);

@@ -241,12 +241,12 @@ static bool td_reg_solve(s64 m[TD_REG_MAX][TD_REG_MAX], unsigned int nx,
  * of the set lacked a regressor in this interval, or the regression is
  * too ill-conditioned to trust.
  */
-u32 td_reg_predict(const struct td_reg *r, const struct td_sets *s,
+u32 td_reg_predict(struct td_reg *r, const struct td_sets *s,
 		   unsigned int set, u32 events, const u64 *total,
 		   struct td_pred *p)
 {
+	s64 (*m)[TD_REG_MAX] = r->m, beta[TD_REG_MAX];
 	const struct td_reg_set *rs;
-	s64 m[TD_REG_MAX][TD_REG_MAX], beta[TD_REG_MAX];
 	unsigned int a, b, j, k, l, nx = r->nx;
 	u64 d, dmax = 0;
 	u32 done = 0;

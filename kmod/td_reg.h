@@ -62,6 +62,7 @@ struct td_pred {
  *       like @gram over the windows where the event counted (in the
  *       allocation, after @set)
  * @pred: per event, the last interval's estimates (after @xy)
+ * @m:   td_reg_predict()'s matrix, kept off the stack
  * @set: per set
  */
 struct td_reg {
@@ -70,6 +71,7 @@ struct td_reg {
 	unsigned int nr_sets, nr_events;
 	u64 (*xy)[TD_REG_MAX];
 	struct td_pred *pred;
+	s64 m[TD_REG_MAX][TD_REG_MAX];
 	struct td_reg_set set[];
 };
 
@@ -79,7 +81,7 @@ void td_reg_init(struct td_reg *r, const struct td_sets *s,
 void td_reg_begin(struct td_reg *r);
 void td_reg_add(struct td_reg *r, const struct td_sets *s, unsigned int set,
 		u32 had, const u64 *w);
-u32 td_reg_predict(const struct td_reg *r, const struct td_sets *s,
+u32 td_reg_predict(struct td_reg *r, const struct td_sets *s,
 		   unsigned int set, u32 events, const u64 *total,
 		   struct td_pred *p);
 

@@ -30,10 +30,10 @@
  */
 static void td_foreign(struct td_cpu *tc)
 {
-	u64 gap[TD_MAX_EVENTS];
+	const u64 *gap = tc->scr.gap;
 	unsigned int i;
 
-	td_read_gaps(tc, gap);
+	td_read_gaps(tc);
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 		u64 lost;
@@ -200,34 +200,28 @@ static void td_publish(struct td_cpu *tc)
 	tc->publish(tc->sample);
 }
 
-/* The interval is over: scale, compute, publish. */
-void td_end_interval(struct td_cpu *tc, u64 now)
+/*
+ * The interval's count of each event (@tc->scr.c): Level 1 from the events
+ * counted all the time, the others scaled by them, or estimated by the
+ * regression on them; not while another perf user took counters (then
+ * they are scaled as perf scales them).
+ */
+static void td_estimate(struct td_cpu *tc)
 {
 	const struct td_model *m = tc->model;
-	struct td_acc acc[TD_MAX_EVENTS];
-	u64 c[TD_MAX_EVENTS] = { 0 }, node[TD_NR_L1] = { 0 }, t;
-	bool not_counted = false, l2_by_time = false;
-	u32 mux = TD_PPM, predicted = 0;
+	struct td_scratch *x = &tc->scr;
+	u64 node[TD_NR_L1] = { 0 };
+	u32 predicted = 0;
 	unsigned int i;
-	int ret;
 
-	td_foreign(tc);
+	memset(x->c, 0, tc->nr_ctr * sizeof(*x->c));
 	for (i = 0; i < tc->nr; i++)
-		acc[i] = tc->ctr[i].acc;
-	/* Level 1 first, from the events counted all the time */
+		x->acc[i] = tc->ctr[i].acc;
 	for (i = 0; i < tc->nr; i++)
 		if (tc->sets.every & tc->open & BIT(i))
-			c[i] = acc[i].count;
-	/* the nodes scale the events that took turns: none when all fit */
+			x->c[i] = x->acc[i].count;
 	if (tc->open & ~tc->sets.every)
-		td_sets_nodes(m, c, tc->core_wide, c[tc->sets.norm], node);
-	/*
-	 * The events that took turns, from the regression on the ones counted
-	 * all the time; not when another perf user took counters (their
-	 * counts are then scaled as perf's, and not of the windows learnt),
-	 * as the multiplexed flag counts that: a few microseconds of perf's
-	 * own scheduling are not
-	 */
+		td_sets_nodes(m, x->c, tc->core_wide, x->c[tc->sets.norm], node);
 	for (i = 0; i < tc->nr; i++)
 		if (tc->ctr[i].foreign_ppm < TD_MUX_BELOW_PPM)
 			break;
@@ -235,12 +229,33 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 		for (i = 0; i < tc->sets.nr; i++)
 			predicted |= td_reg_predict(tc->reg, &tc->sets, i,
 						    tc->open & ~tc->sets.every,
-						    c, tc->reg->pred);
-	td_sets_scale(m, &tc->sets, tc->open, acc, node, predicted,
-		      tc->reg ? tc->reg->pred : NULL, c);
+						    x->c, tc->reg->pred);
+	td_sets_scale(m, &tc->sets, tc->open, x->acc, node, predicted,
+		      tc->reg ? tc->reg->pred : NULL, x->c);
 	tc->turns = tc->sets.nr > 1 ? hweight32(tc->open & ~tc->sets.every) : 0;
 	tc->regressed = hweight32(predicted);
 	tc->scaled_alone += tc->regressed < tc->turns;
+}
+
+/* what an interval's counts say of how it was counted */
+struct td_counted {
+	u32 mux;		/* the lowest share of it any event counted */
+	bool not_counted;	/* a Level 1 or 2 event did not count: no levels */
+	bool l2_by_time;	/* a Level 2 event was scaled by time alone */
+};
+
+/*
+ * Each event's raw counts of the interval, and its share of it counted.
+ * An interval planned before another perf user was seen gave each set a
+ * window or a few, and one cut by perf has only perf's running time to
+ * scale it, which runs on while perf holds the PMU disabled: its level is
+ * not published, and the next interval is read in slices.
+ */
+static void td_count_end(struct td_cpu *tc, struct td_counted *ct)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i;
+
 	for (i = 0; i < 3; i++)
 		tc->counted[i] = TD_PPM;
 	for (i = 0; i < tc->nr; i++) {
@@ -250,8 +265,8 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 
 		if (!(tc->open & BIT(i)))
 			continue;
-		k->delta = c[i];
-		k->total += c[i];
+		k->delta = tc->scr.c[i];
+		k->total += k->delta;
 		k->d_enabled = tc->en_ns;
 		/* the time its windows took, less what another perf user took */
 		k->d_running = min(k->acc_run, tc->en_ns);
@@ -261,66 +276,74 @@ void td_end_interval(struct td_cpu *tc, u64 now)
 		share = td_frac(k->d_running, tc->en_ns);
 		if (lvl >= 1 && lvl <= 3)
 			tc->counted[lvl - 1] = min(tc->counted[lvl - 1], share);
-		mux = min(mux, share);
+		ct->mux = min(ct->mux, share);
 		if (!k->d_running && lvl <= 2)
-			not_counted = true;	/* flagged, never taken for 0 */
-		/*
-		 * Planned before another perf user was seen, the interval
-		 * gave each set one window or a few: one that perf came in
-		 * the middle of has no window it did not cut, and perf's
-		 * running time is all that scales it.  That time runs on
-		 * while perf holds the PMU disabled, which stops the
-		 * counters: in a VM such sections are long (a Level 2 event
-		 * 27 % low, 6 pp, in one such interval of 30 under host
-		 * load).  Its level is not published for that interval; the
-		 * next is read in slices, whose whole windows count it.
-		 */
+			ct->not_counted = true;	/* flagged, never taken for 0 */
 		if (!tc->planned_foreign && k->by_time && lvl <= 2) {
 			if (lvl <= 1)
-				not_counted = true;
+				ct->not_counted = true;
 			else
-				l2_by_time = true;
+				ct->l2_by_time = true;
 		}
 	}
-	td_calm_end(tc);
-	td_clear_acc(tc);
-	tc->start_ns = tc->from_ns;
-	tc->end_ns = now;
-	tc->from_ns = now;
-	/*
-	 * Skewed when a snapshot of it read its counters spread over more
-	 * than TD_SKEW_DIV-th of it; the snapshot that ends it starts the
-	 * next (a restart's own snapshot replaces it: td_begin()).  A
-	 * snapshot that passed counts as one moment in an interval of its
-	 * length, but the interval after an end put off still ends on the
-	 * grid, and what is left of it can be short: under half its length
-	 * its passes' spreads count too (12 us apart in a 1.6 ms interval
-	 * left Level 1 0.3 points off under TCG, unflagged).
-	 */
+}
+
+/*
+ * Skewed when a snapshot of the interval read its counters spread over
+ * more than TD_SKEW_DIV-th of it.  What is left of an interval after an end
+ * put off can be short: under half its length, its passes' spreads count.
+ */
+static void td_skew_end(struct td_cpu *tc, u64 now)
+{
 	tc->skew_ns = tc->ival_spread_ns;
 	if (2 * (now - tc->start_ns) < td_ival_ns(tc))
 		tc->skew_ns = max(tc->skew_ns, tc->ival_reads_ns);
 	tc->skewed = tc->skew_ns * TD_SKEW_DIV > now - tc->start_ns;
 	tc->skewed_intervals += tc->skewed;
+	/* the snapshot that ends it starts the next */
 	tc->ival_spread_ns = tc->snap_spread_ns;
 	tc->ival_reads_ns = tc->snap_reads_ns;
+}
+
+/* the interval's fractions and state, and the totals it adds to */
+static void td_result_end(struct td_cpu *tc, const struct td_counted *ct)
+{
+	const struct td_model *m = tc->model;
+	int ret;
+
+	if (ct->not_counted || tc->starved || tc->cut) {
+		tc->state = TD_STATE_NOT_COUNTED;
+		return;
+	}
+	ret = m->compute(m, tc->scr.c, tc->core_wide, &tc->result);
+	tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
+	if (tc->cfg->level < 2 || ct->l2_by_time)
+		tc->result.has_l2 = false;
+	/* the totals are of intervals counted at every level opened */
+	if (!ret && !ct->l2_by_time)
+		td_add_totals(tc, tc->scr.c[tc->sets.norm]);
+}
+
+/* The interval is over: scale, compute, publish. */
+void td_end_interval(struct td_cpu *tc, u64 now)
+{
+	struct td_counted ct = { .mux = TD_PPM };
+	u64 t;
+
+	td_foreign(tc);
+	td_estimate(tc);
+	td_count_end(tc, &ct);
+	td_calm_end(tc);
+	td_clear_acc(tc);
+	tc->start_ns = tc->from_ns;
+	tc->end_ns = now;
+	tc->from_ns = now;
+	td_skew_end(tc, now);
 	tc->seq++;
-	tc->mux_ppm = mux;
+	tc->mux_ppm = ct.mux;
 	tc->nr_sets = tc->sets.nr;
 	tc->sample_core_wide = tc->core_wide;
-	if (not_counted || tc->starved || tc->cut) {
-		tc->state = TD_STATE_NOT_COUNTED;
-	} else {
-		ret = m->compute(m, c, tc->core_wide, &tc->result);
-		tc->state = ret ? TD_STATE_IDLE : TD_STATE_OK;
-		if (tc->cfg->level < 2)	/* its events were not opened */
-			tc->result.has_l2 = false;
-		if (l2_by_time)
-			tc->result.has_l2 = false;
-		/* the totals are of intervals counted at every level opened */
-		if (!ret && !l2_by_time)
-			td_add_totals(tc, c[tc->sets.norm]);
-	}
+	td_result_end(tc, &ct);
 	t = ktime_get_ns();
 	td_publish(tc);
 	tc->cost.notify_ns += ktime_get_ns() - t;

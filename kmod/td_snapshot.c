@@ -6,6 +6,8 @@
 #include <linux/perf_event.h>
 #include <linux/irqflags.h>
 #include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include "topdown.h"
 #include "td_internal.h"
 
@@ -19,290 +21,322 @@
 #define TD_SNAP_SLACK_NS	2000
 
 /*
- * Read every counting event in one section with interrupts off: one moment
- * for all.  Each event that was counting since the last snapshot adds its
- * count, and its reference's and the normalizer's over the same span, to
- * its interval's accumulators, and the span's length to its counted time.
- * @switched: the span since the last snapshot was a switch of sets or a
- * (re)start, the events enabled in it: not a window calm judges.
- * @may_wait: a snapshot whose reads were not one moment after all its
- * tries may be left, nothing of it taken, for the caller to try later.
- * Returns -EAGAIN so, -ENXIO off the CPU (never expected: the work is bound
- * and is cancelled before the CPU goes), else 0.
+ * One pass over a CPU's counting counters, interrupts off: the moment of
+ * each read, the span of them all, and how they went
  */
-int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
-		bool may_wait)
+struct td_pass {
+	u32 on;			/* the counters read */
+	u32 running;		/* of those, the ones on their counter */
+	u64 t0, t1;		/* the pass's start and end */
+	u64 lo, hi;		/* the earliest and the latest read's moment */
+	u64 first, end;		/* the first kept read's start, the last's end */
+	u64 spread;		/* taken slow: from @first to @end, else 0 */
+	unsigned int try;	/* 1 for the first */
+	bool cut;		/* a read took too long: the pass is no moment */
+	bool stretched;		/* a read stayed too long, read again alone */
+};
+
+/*
+ * Counter @i, read from @p->t1 on: its moment is the middle of its
+ * shortest read.  A read that took longer than a whole pass should (an
+ * NMI, an SMI, a vCPU the host descheduled) leaves the counts before it at
+ * another moment than those after: the pass is cut, unless @reread, the
+ * last try of a snapshot that cannot wait, reads it again alone.
+ */
+static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
+			 bool reread)
 {
-	u64 v[TD_MAX_EVENTS], d[TD_MAX_EVENTS], node[TD_NR_L1] = { 0 };
-	u64 ts[TD_MAX_EVENTS], w[TD_MAX_EVENTS], gap[TD_MAX_EVENTS], norm_ns = 0;
-	const struct td_sets *s = &tc->sets;
-	u32 on = td_on(tc), had = 0, running, whole = 0, aligned = 0;
-	unsigned int i, n, tries;
+	struct td_scratch *x = &tc->scr;
+	u64 best = U64_MAX, after, r;
+	unsigned int n;
+
+	for (n = 1; ; n++) {
+		r = td_read_local(tc->ctr[i].event);
+		after = ktime_get_ns();
+		if (after - p->t1 < best) {
+			best = after - p->t1;
+			x->v[i] = r;
+			x->ts[i] = p->t1 + best / 2;
+		}
+		if (after - p->t1 <= TD_SNAP_SLACK_NS + tc->snap_min_ns)
+			break;
+		if (!reread) {
+			p->cut = true;
+			break;
+		}
+		if (n == TD_SNAP_REREADS) {
+			p->stretched = true;
+			break;
+		}
+		tc->snap_rereads++;
+		p->t1 = after;
+	}
+	p->lo = min(p->lo, x->ts[i]);
+	p->hi = max(p->hi, x->ts[i]);
+	p->first = min(p->first, x->ts[i] - best / 2);
+	p->end = max(p->end, x->ts[i] - best / 2 + best);
+	if (td_gap_local(tc->ctr[i].event, &x->gap[i]))
+		p->running |= BIT(i);
+	else
+		x->gap[i] = 0;
+	p->t1 = after;
+}
+
+/* one pass, on the CPU with interrupts off; -ENXIO off it */
+static int td_pass(struct td_cpu *tc, struct td_pass *p, bool reread)
+{
 	unsigned long flags;
-	u64 t0, t1, after, span, best, limit, lo, hi, first, end, spread = 0;
-	bool stretched, calm_window, last, cut;
+	unsigned int i;
 
-	tc->snap_spread_ns = 0;	/* none taken yet */
-	for (tries = 1; ; tries++) {
-		last = tries == TD_SNAP_MAX_TRIES;
-		cut = false;
-		running = 0;
-		local_irq_save(flags);
-		if (smp_processor_id() != tc->cpu) {
-			local_irq_restore(flags);
-			return -ENXIO;
-		}
-		t0 = ktime_get_ns();
-		t1 = t0;
-		lo = U64_MAX;
-		hi = 0;
-		first = U64_MAX;
-		end = 0;
-		stretched = false;
-		for (i = 0; i < tc->nr && !cut; i++) {
-			if (!(on & BIT(i)) || !tc->ctr[i].event)
-				continue;
-			best = U64_MAX;
-			for (n = 1; ; n++) {
-				u64 r = td_read_local(tc->ctr[i].event);
-
-				after = ktime_get_ns();
-				/*
-				 * read between t1 and now: taken as the
-				 * middle; of reads that were all stretched,
-				 * the shortest (the last of three, taken as
-				 * it was, once took 5 ms under TCG: a 17 ms
-				 * interval's frontend bound 3 points off)
-				 */
-				if (after - t1 < best) {
-					best = after - t1;
-					v[i] = r;
-					ts[i] = t1 + best / 2;
-				}
-				if (after - t1 <= TD_SNAP_SLACK_NS + tc->snap_min_ns)
-					break;
-				/*
-				 * A read that took longer than a whole pass
-				 * should (a stall before it or in it: an NMI,
-				 * an SMI, a vCPU the host descheduled) leaves
-				 * the counts before it at another moment than
-				 * those after: the pass is cut and done again,
-				 * or left for later (@may_wait).  Only on the
-				 * last try of a snapshot that cannot wait is
-				 * the read done again alone, so that its count
-				 * has a moment of its own whatever stretched
-				 * the others: taken as the middle of a long
-				 * one, the count of a 0.5 ms window was 5 %
-				 * off.
-				 */
-				if (!last || may_wait) {
-					cut = true;
-					break;
-				}
-				if (n == TD_SNAP_REREADS) {
-					stretched = true;
-					break;
-				}
-				tc->snap_rereads++;
-				t1 = after;
-			}
-			lo = min(lo, ts[i]);
-			hi = max(hi, ts[i]);
-			/* the read kept: from ts - best / 2 to ts + best / 2 */
-			first = min(first, ts[i] - best / 2);
-			end = max(end, ts[i] - best / 2 + best);
-			if (td_gap_local(tc->ctr[i].event, &gap[i]))
-				running |= BIT(i);
-			else
-				gap[i] = 0;
-			t1 = after;
-		}
+	p->cut = false;
+	p->stretched = false;
+	p->running = 0;
+	p->lo = U64_MAX;
+	p->hi = 0;
+	p->first = U64_MAX;
+	p->end = 0;
+	local_irq_save(flags);
+	if (smp_processor_id() != tc->cpu) {
 		local_irq_restore(flags);
-		/*
-		 * The first pass is the floor: one read of all the counters,
-		 * as any reader pays it once an interval (cold, when the CPU
-		 * was idle); the passes after it, and those of a slice's end
-		 * put off (td_work()), are the module's own cost
-		 */
-		if (tries == 1 && !tc->snap_wait_ns)
-			tc->cost.read_ns += t1 - t0;
-		else
-			tc->cost.reread_ns += t1 - t0;
-		if (cut && last)
-			return -EAGAIN;	/* (@may_wait) */
-		if (cut) {
+		return -ENXIO;
+	}
+	p->t0 = ktime_get_ns();
+	p->t1 = p->t0;
+	for (i = 0; i < tc->nr && !p->cut; i++)
+		if ((p->on & BIT(i)) && tc->ctr[i].event)
+			td_pass_read(tc, p, i, reread);
+	local_irq_restore(flags);
+	/* the first pass is what any reader pays; the passes after are ours */
+	if (p->try == 1 && !tc->snap_wait_ns)
+		tc->cost.read_ns += p->t1 - p->t0;
+	else
+		tc->cost.reread_ns += p->t1 - p->t0;
+	return 0;
+}
+
+/*
+ * Passes until one is one moment: nothing stopped the CPU between its
+ * reads, so it took little longer than the fastest seen.  Interrupts are
+ * allowed between tries.  A last try still too long is left for later
+ * (@may_wait: -EAGAIN), or taken as it is, each read alone, and counted
+ * slow when its reads lie further apart than a pass may take.
+ */
+static int td_passes(struct td_cpu *tc, struct td_pass *p, bool may_wait)
+{
+	bool last;
+	u64 limit;
+	int ret;
+
+	p->spread = 0;
+	for (p->try = 1; ; p->try++) {
+		last = p->try == TD_SNAP_MAX_TRIES;
+		ret = td_pass(tc, p, last && !may_wait);
+		if (ret)
+			return ret;
+		if (p->cut && last)
+			return -EAGAIN;
+		if (p->cut) {
 			tc->snap_retries++;
 			continue;
 		}
-		/*
-		 * The reads are one moment only if nothing stopped the CPU
-		 * between them: read again when they took much longer than
-		 * the fastest read seen, with interrupts allowed between the
-		 * tries.  If the last try is still long, a slice's end is
-		 * left for later (@may_wait: td_work()), any other snapshot
-		 * taken as it is, each read alone (above).
-		 */
-		if (!tc->snap_min_ns || t1 - t0 < tc->snap_min_ns)
-			tc->snap_min_ns = t1 - t0;
+		if (!tc->snap_min_ns || p->t1 - p->t0 < tc->snap_min_ns)
+			tc->snap_min_ns = p->t1 - p->t0;
 		limit = 2 * tc->snap_min_ns + TD_SNAP_SLACK_NS;
-		if (t1 - t0 <= limit)
-			break;
+		if (p->t1 - p->t0 <= limit)
+			return 0;
 		if (last && may_wait)
 			return -EAGAIN;
-		if (last) {
-			/*
-			 * taken as it is: slow if a read stayed stretched, or
-			 * the reads kept lie further apart than a pass may
-			 * take (a slice's end put off for all of
-			 * TD_SNAP_WAIT_MAX_US in tdsim's crawls: its reads
-			 * kept up to 1.3 ms apart, the 10 ms intervals it
-			 * bounded up to 7 points off, and not counted so)
-			 */
-			if (stretched || hi - lo > limit) {
-				tc->snap_slow++;
-				tc->snap_max_ns = max(tc->snap_max_ns, t1 - t0);
-				spread = end > first ? end - first : 0;
-			}
+		if (last)
 			break;
-		}
 		tc->snap_retries++;
 	}
-	tc->cost.reads++;
-	tc->snap_spread_ns = spread;
-	tc->ival_spread_ns = max(tc->ival_spread_ns, spread);
-	tc->snap_reads_ns = end > first ? end - first : 0;
-	tc->ival_reads_ns = max(tc->ival_reads_ns, tc->snap_reads_ns);
-	/*
-	 * The moment of the snapshot is the normalizer's read: the window
-	 * each count is taken over (below) and so the interval's bounds.  A
-	 * slow section (a vCPU preempted in the middle) otherwise puts the
-	 * bounds tens of microseconds after the counts.
-	 */
-	*now = (on & BIT(s->norm)) && tc->ctr[s->norm].event ? ts[s->norm] : t1;
-	span = t1 - tc->snap_ns;
+	if (p->stretched || p->hi - p->lo > limit) {
+		tc->snap_slow++;
+		tc->snap_max_ns = max(tc->snap_max_ns, p->t1 - p->t0);
+		p->spread = p->end > p->first ? p->end - p->first : 0;
+	}
+	return 0;
+}
+
+/* the window since the last snapshot, per counter that counted in it */
+struct td_window {
+	u32 had;		/* counted through the window */
+	u32 whole;		/* and no other perf user took any of it */
+	u32 aligned;		/* counted all the time: ends at the normalizer's moment */
+	u64 span;		/* the window's length, ns */
+	u64 norm_ns;		/* the normalizer's window, ns (0: none) */
+	bool calm;		/* long enough, and no switch: calm judges it */
+	u64 node[TD_NR_L1];	/* its Level 1, in normalizer units */
+};
+
+/*
+ * Each counter's count of the window, taken over the normalizer's window
+ * (@x->w): a child and its parent divided over a short slice must cover the
+ * same time.  One counted all the time and read after the normalizer ends
+ * its window there too (@aligned), so its windows still add up to its raw
+ * count; not over a switch (@switched), whose span perf held the PMU
+ * disabled for.
+ */
+static void td_window_counts(struct td_cpu *tc, const struct td_pass *p,
+			     struct td_window *wn, bool switched)
+{
+	const struct td_sets *s = &tc->sets;
+	struct td_scratch *x = &tc->scr;
+	unsigned int i;
+	u64 ns;
 
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 
-		if (!(on & BIT(i)) || !k->event || !k->based)
+		if (!(p->on & BIT(i)) || !k->event || !k->based)
 			continue;
-		had |= BIT(i);
-		d[i] = v[i] - k->last;
-		if (k->snap_on && (running & BIT(i)) && gap[i] == k->snap_gap)
-			whole |= BIT(i);
+		wn->had |= BIT(i);
+		x->d[i] = x->v[i] - k->last;
+		if (k->snap_on && (p->running & BIT(i)) && x->gap[i] == k->snap_gap)
+			wn->whole |= BIT(i);
 	}
-	if (had & BIT(s->norm)) {
-		tc->en_ns += span;
-		norm_ns = ts[s->norm] - tc->ctr[s->norm].last_ns;
+	if (wn->had & BIT(s->norm)) {
+		tc->en_ns += wn->span;
+		wn->norm_ns = x->ts[s->norm] - tc->ctr[s->norm].last_ns;
 	}
-	/*
-	 * Each event's count of the window, taken over the normalizer's
-	 * window: the reads are spread over the section (a stall between two
-	 * of them, an NMI or a descheduled vCPU, spreads them further), and a
-	 * child and its parent divided over a short slice must cover the same
-	 * time.
-	 *
-	 * An event counted all the time and read after the normalizer
-	 * (@aligned) also ends its window at the normalizer's moment: its
-	 * count there, its read less its rate times the time between, is
-	 * where its next window starts.  So its windows still add up to its
-	 * raw count, without a gap or an overlap, and an interval's count is
-	 * over the normalizer's interval.  Taken raw, a section that a stall
-	 * stretched after the first reads left such counts of a 10 ms
-	 * interval up to 3.5 % off the slots', and the next interval's as far
-	 * the other way (TCG with the host loaded: 4-8 intervals in 18,000 more
-	 * than 0.3 points off, the snapshot's third try 20-350 us long).
-	 * One read before the normalizer's moment (or whose window began
-	 * later) keeps its raw count: its rate would have to be run forwards
-	 * past its read.  So does the span of a switch (@switched): perf
-	 * held the PMU disabled for most of it, so the rate over the span is
-	 * not the rate between the two reads, and a baseline moved by it
-	 * carried the error into the next window (a steady spr Level 3 CPU
-	 * at 100 ms under TCG: its windows' Level 1 a median 0.024-0.039
-	 * points off the windows' median, 0.008-0.010 without).
-	 */
 	for (i = 0; i < tc->nr; i++) {
-		u64 ns = ts[i] - tc->ctr[i].last_ns;
-
-		if (!(had & BIT(i)))
+		if (!(wn->had & BIT(i)))
 			continue;
-		w[i] = d[i];
-		if (norm_ns && ns && ns != norm_ns)
-			w[i] = mul_u64_u64_div_u64(d[i], norm_ns, ns);
-		if (norm_ns && ns >= norm_ns && (s->every & BIT(i)) && !switched)
-			aligned |= BIT(i);
+		ns = x->ts[i] - tc->ctr[i].last_ns;
+		x->w[i] = x->d[i];
+		if (wn->norm_ns && ns && ns != wn->norm_ns)
+			x->w[i] = mul_u64_u64_div_u64(x->d[i], wn->norm_ns, ns);
+		if (wn->norm_ns && ns >= wn->norm_ns && (s->every & BIT(i)) && !switched)
+			wn->aligned |= BIT(i);
 	}
-	/* the Level 1 nodes of the span, for the events scaled by one */
-	for (i = 0; i < tc->nr; i++)
-		if ((had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
-			break;
-	/*
-	 * (For calm alone, only over a window long enough to judge, and not
-	 * the span of a switch (@switched), whose snapshot then skips the
-	 * model: perf held the PMU disabled for most of it, rescheduling the
-	 * events enabled, and tdsim's counters stood still as hardware's do,
-	 * so the microseconds between two reads weighed as much as the span's
-	 * counting.  Under TCG a switch takes 250 us or more, and a steady
-	 * spr Level 3 CPU's Level 1 then spread 0.35-3.5 points over its
-	 * windows: never calm.)
-	 */
-	calm_window = span >= TD_CALM_SPAN_NS && !switched;
-	if ((i < tc->nr || (calm_window && td_l1_always(tc))) &&
-	    (had & s->every) == (s->every & tc->open)) {
-		u64 c[TD_MAX_EVENTS] = { 0 };
+}
 
-		for (i = 0; i < tc->nr; i++)
-			if (s->every & BIT(i))
-				c[i] = w[i];
-		td_sets_nodes(tc->model, c, tc->core_wide, d[s->norm], node);
-		if (calm_window && td_l1_always(tc))
-			td_calm_window(tc, node, d[s->norm], span);
-	}
-	if (tc->reg && s->nr > 1)
-		td_reg_add(tc->reg, s, tc->cur, had, w);
+/*
+ * The window's Level 1 nodes, from the counters counted all the time: they
+ * scale the events of the set that counted, and calm judges them
+ */
+static void td_window_nodes(struct td_cpu *tc, struct td_window *wn)
+{
+	const struct td_sets *s = &tc->sets;
+	struct td_scratch *x = &tc->scr;
+	bool judge = wn->calm && td_l1_always(tc);
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++)
+		if ((wn->had & ~s->every & BIT(i)) && s->node[i] != TD_NO_NODE)
+			break;
+	if ((i == tc->nr && !judge) || (wn->had & s->every) != (s->every & tc->open))
+		return;
+	memset(x->c, 0, tc->nr_ctr * sizeof(*x->c));
+	for (i = 0; i < tc->nr; i++)
+		if (s->every & BIT(i))
+			x->c[i] = x->w[i];
+	td_sets_nodes(tc->model, x->c, tc->core_wide, x->d[s->norm], wn->node);
+	if (judge)
+		td_calm_window(tc, wn->node, x->d[s->norm], wn->span);
+}
+
+static void td_acc_add(struct td_acc *to, const struct td_acc *a)
+{
+	to->count += a->count;
+	to->ref += a->ref;
+	to->norm += a->norm;
+}
+
+/* the window's counts added to each counter's interval */
+static void td_window_add(struct td_cpu *tc, const struct td_window *wn)
+{
+	const struct td_sets *s = &tc->sets;
+	struct td_scratch *x = &tc->scr;
+	unsigned int i;
+
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 		struct td_acc a = { 0 };
 
-		if (!(had & BIT(i)))
+		if (!(wn->had & BIT(i)))
 			continue;
-		a.count = s->every & BIT(i) && !(aligned & BIT(i)) ? d[i] : w[i];
+		a.count = s->every & BIT(i) && !(wn->aligned & BIT(i)) ? x->d[i] : x->w[i];
 		if (s->node[i] != TD_NO_NODE)
-			a.ref = node[s->node[i]];
-		else if (had & BIT(s->ref[i]))
-			a.ref = w[s->ref[i]];
-		if (had & BIT(s->norm))
-			a.norm = d[s->norm];
-		k->acc.count += a.count;
-		k->acc.ref += a.ref;
-		k->acc.norm += a.norm;
-		k->acc_run += span;
-		if (!(s->every & BIT(i)) && a.ref && calm_window)
-			td_calm_event(tc, k, a.count, a.ref, span);
-		if (whole & BIT(i)) {
-			k->whole.count += a.count;
-			k->whole.ref += a.ref;
-			k->whole.norm += a.norm;
-			k->whole_run += span;
+			a.ref = wn->node[s->node[i]];
+		else if (wn->had & BIT(s->ref[i]))
+			a.ref = x->w[s->ref[i]];
+		if (wn->had & BIT(s->norm))
+			a.norm = x->d[s->norm];
+		td_acc_add(&k->acc, &a);
+		k->acc_run += wn->span;
+		if (!(s->every & BIT(i)) && a.ref && wn->calm)
+			td_calm_event(tc, k, a.count, a.ref, wn->span);
+		if (wn->whole & BIT(i)) {
+			td_acc_add(&k->whole, &a);
+			k->whole_run += wn->span;
 		}
 	}
+}
+
+/* the next window starts where this one ended */
+static void td_window_next(struct td_cpu *tc, const struct td_pass *p,
+			   const struct td_window *wn)
+{
+	struct td_scratch *x = &tc->scr;
+	unsigned int i, norm = tc->sets.norm;
+
 	for (i = 0; i < tc->nr; i++) {
 		struct td_counter *k = &tc->ctr[i];
 
-		if (!(on & BIT(i)) || !k->event)
+		if (!(p->on & BIT(i)) || !k->event)
 			continue;
-		if (aligned & BIT(i)) {
-			k->last += w[i];	/* at most v[i]: ns >= norm_ns */
-			k->last_ns = ts[s->norm];
+		if (wn->aligned & BIT(i)) {
+			k->last += x->w[i];	/* at most its read: ns >= norm_ns */
+			k->last_ns = x->ts[norm];
 		} else {
-			k->last = v[i];
-			k->last_ns = ts[i];
+			k->last = x->v[i];
+			k->last_ns = x->ts[i];
 		}
 		k->based = true;
-		k->snap_on = running & BIT(i);
-		k->snap_gap = gap[i];
+		k->snap_on = p->running & BIT(i);
+		k->snap_gap = x->gap[i];
 	}
-	tc->snap_ns = t1;
+	tc->snap_ns = p->t1;
+}
+
+/*
+ * Read every counting event at one moment (td_passes()); each one that was
+ * counting since the last snapshot adds its window's count, and its
+ * reference's and the normalizer's over the same window, to its interval.
+ * @now is the snapshot's moment: the normalizer's read.
+ * @switched: the window was a switch of sets or a (re)start: not one calm
+ * judges, and perf held the PMU disabled for most of it.
+ * @may_wait: a snapshot that was no moment may be left, nothing taken, for
+ * the caller to try later.
+ * Returns 0, -EAGAIN so, or -ENXIO off the CPU (never expected: the work
+ * is bound, and cancelled before the CPU goes).
+ */
+int td_snapshot(struct td_cpu *tc, u64 *now, bool switched, bool may_wait)
+{
+	struct td_pass p = { .on = td_on(tc) };
+	struct td_window wn = {};
+	unsigned int norm = tc->sets.norm;
+	int ret;
+
+	tc->snap_spread_ns = 0;
+	ret = td_passes(tc, &p, may_wait);
+	if (ret)
+		return ret;
+	tc->cost.reads++;
+	tc->snap_spread_ns = p.spread;
+	tc->ival_spread_ns = max(tc->ival_spread_ns, p.spread);
+	tc->snap_reads_ns = p.end > p.first ? p.end - p.first : 0;
+	tc->ival_reads_ns = max(tc->ival_reads_ns, tc->snap_reads_ns);
+	*now = (p.on & BIT(norm)) && tc->ctr[norm].event ? tc->scr.ts[norm] : p.t1;
+	wn.span = p.t1 - tc->snap_ns;
+	wn.calm = wn.span >= TD_CALM_SPAN_NS && !switched;
+	td_window_counts(tc, &p, &wn, switched);
+	td_window_nodes(tc, &wn);
+	if (tc->reg && tc->sets.nr > 1)
+		td_reg_add(tc->reg, &tc->sets, tc->cur, wn.had, tc->scr.w);
+	td_window_add(tc, &wn);
+	td_window_next(tc, &p, &wn);
 	return 0;
 }
 
@@ -310,8 +344,9 @@ int td_snapshot(struct td_cpu *tc, u64 *now, bool switched,
  * Each open event's enabled less running time now (td_gap_local()); perf's
  * own reckoning, which sleeps, for one waiting for its counter.
  */
-void td_read_gaps(struct td_cpu *tc, u64 *gap)
+void td_read_gaps(struct td_cpu *tc)
 {
+	u64 *gap = tc->scr.gap;
 	u32 stale = 0;
 	unsigned long flags;
 	unsigned int i;
@@ -338,11 +373,42 @@ void td_read_gaps(struct td_cpu *tc, u64 *gap)
 /* the time each event was off its counter so far is not the next interval's */
 void td_base_gaps(struct td_cpu *tc)
 {
-	u64 gap[TD_MAX_EVENTS];
 	unsigned int i;
 
-	td_read_gaps(tc, gap);
+	td_read_gaps(tc);
 	for (i = 0; i < tc->nr; i++)
 		if ((tc->open & BIT(i)) && tc->ctr[i].event)
-			tc->ctr[i].last_gap = gap[i];
+			tc->ctr[i].last_gap = tc->scr.gap[i];
+}
+
+/* the bytes of @nr counters' scratch (struct td_scratch) */
+size_t td_scratch_size(unsigned int nr)
+{
+	return nr * (6 * sizeof(u64) + sizeof(struct td_acc));
+}
+
+/**
+ * td_scratch_alloc() - @tc's working arrays for @nr counters, off the stack
+ * @tc: the CPU; its old arrays are freed
+ * @nr: the counters
+ *
+ * Return: 0 or -ENOMEM (the old arrays kept).
+ */
+int td_scratch_alloc(struct td_cpu *tc, unsigned int nr)
+{
+	struct td_scratch *x = &tc->scr;
+	struct td_acc *acc = kzalloc(td_scratch_size(nr), GFP_KERNEL);
+	u64 *u = (u64 *)(acc + nr);
+
+	if (!acc)
+		return -ENOMEM;
+	kfree(x->acc);
+	x->acc = acc;
+	x->v = u;
+	x->ts = u + nr;
+	x->gap = u + 2 * nr;
+	x->d = u + 3 * nr;
+	x->w = u + 4 * nr;
+	x->c = u + 5 * nr;
+	return 0;
 }

@@ -207,6 +207,23 @@ void td_stats_add(const struct td_stats *d);
 void td_stats_sum(struct td_stats *sum);
 
 /**
+ * struct td_scratch - a CPU's working arrays, an entry per counter, kept off
+ * the stack (td_scratch_alloc(), with the counters; the sampling work's,
+ * under the CPU's lock)
+ * @acc: the interval's accumulators, as td_sets_scale() takes them
+ * @v:   a snapshot's reads
+ * @ts:  their moments
+ * @gap: perf's enabled less running time
+ * @d:   a window's counts
+ * @w:   and the same over the normalizer's window
+ * @c:   the counts the formulas take
+ */
+struct td_scratch {
+	struct td_acc *acc;
+	u64 *v, *ts, *gap, *d, *w, *c;
+};
+
+/**
  * struct td_cpu - topdown state of one possible CPU
  * @lock:     protects everything below
  * @cpu:      the CPU
@@ -348,6 +365,7 @@ void td_stats_sum(struct td_stats *sum);
  *            CPU's statistics when it ends (td_stats_add())
  * @sample:   the latest interval's sample, as published (room for @nr_ctr
  *            counts)
+ * @scr:      the sampling work's arrays, room for @nr_ctr counters
  */
 struct td_cpu {
 	struct mutex lock;	/* protects everything below */
@@ -409,6 +427,7 @@ struct td_cpu {
 	bool skewed;
 	struct td_stats cost;
 	struct td_sample *sample;
+	struct td_scratch scr;
 };
 
 /*

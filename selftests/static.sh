@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host checks of the kernel code: warning-free W=1 builds and sparse (C=2)
+# Host checks of the kernel code: warning-free W=1 builds, stack frames of
+# at most 512 bytes, and sparse (C=2)
 # against Debian's 6.1 and 6.12 headers, for amd64 and cross-built for
 # arm64, and 7.3's (amd64, in its trixie root: gcc-14 and sid's sparse,
 # selftests/vm/kernel-root), tdnl cross-built for arm64, and checkpatch.pl
@@ -33,8 +34,8 @@ for rel in 6.1 6.12 7.3 6.1-arm64 6.12-arm64; do
 	# a tree of its own (make check's VMs load build/KVER's, beside it)
 	obj=$TOP/build/static/$kver
 	# rebuild from scratch so every warning shows
-	find "$obj" -name "*.o" -delete 2>/dev/null
-	log=$(make -s modules KVER="$kver" OBJ="$obj" 2>&1)
+	find "$obj" \( -name "*.o" -o -name "*.su" \) -delete 2>/dev/null
+	log=$(make -s modules KVER="$kver" OBJ="$obj" KCFLAGS=-fstack-usage 2>&1)
 	rc=$?
 	warn=$(grep -E "warning:|error:" <<<"$log")
 	if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$obj/tdsim.ko" ]; then
@@ -42,6 +43,16 @@ for rel in 6.1 6.12 7.3 6.1-arm64 6.12-arm64; do
 	else
 		t_fail "$kver: modules build with W=1, no warnings"
 		echo "$log" | sed 's/^/# /' | tail -40
+	fi
+	# every function's stack frame at most 512 bytes (gcc's -fstack-usage)
+	su=$(cat "$obj"/kmod/*.su "$obj"/kmod/tdsim/*.su 2>/dev/null | sort -t$'\t' -k2 -n)
+	big=$(awk -F'\t' '$2 > 512' <<<"$su")
+	most=$(tail -1 <<<"$su" | awk -F'\t' '{ n = split($1, f, ":"); print f[n] " " $2 }')
+	if [ -n "$su" ] && [ -z "$big" ]; then
+		t_ok "$kver: every stack frame at most 512 bytes ($(wc -l <<<"$su") functions; largest $most)"
+	else
+		t_fail "$kver: every stack frame at most 512 bytes ($(wc -l <<<"$su") functions)"
+		echo "$big" | sed 's/^/# /' | head -20
 	fi
 	# C=2 runs sparse on every source, whether rebuilt or not
 	log=$("${kmake[@]}" -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1)
