@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * topdown: each CPU's sampling work: slice ends, set switches, interval ends.
+ *
+ * A level whose events do not fit the free counters is counted in sets
+ * (td_sets.c) that take turns in time slices (td_schedule.c).  A pinned
+ * hrtimer ends each slice and queues this work on the CPU, because
+ * perf_event_enable() and perf_event_disable() sleep.  At each slice end
+ * the work reads all the CPU's counting events at one moment
+ * (td_snapshot.c), then switches sets and reads the new set's starting
+ * values the same way; the normalizers and most of Level 1 stay enabled
+ * across switches.  At the interval's end td_sample.c publishes it.
  */
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -41,181 +50,212 @@ static void td_wait(struct td_cpu *tc, u64 t)
 		      HRTIMER_MODE_ABS_PINNED);
 }
 
+/* one run of a CPU's sampling work */
+struct td_step {
+	u64 t;			/* its start */
+	u64 now;		/* the moment of its last snapshot */
+	u64 sw;			/* the time a switch of sets took, ns (0: none) */
+	unsigned int gen;	/* the configuration's generation it runs for */
+	bool sample;		/* it ended an interval */
+	bool waited;		/* it put a snapshot off: no slice ended */
+};
+
+/* the first run after the counters opened: the first interval starts */
+static bool td_step_start(struct td_cpu *tc, struct td_step *st)
+{
+	tc->started = true;
+	tc->gen = st->gen;
+	td_begin(tc, tc->model->gp_counters, &st->now);
+	tc->from_ns = st->now;
+	return true;
+}
+
+/* an interval with nothing counted: say so, and try every counter again */
+static bool td_step_starved(struct td_cpu *tc, struct td_step *st)
+{
+	st->now = ktime_get_ns();
+	td_end_interval(tc, st->now);
+	st->sample = true;
+	tc->gen = st->gen;
+	tc->fixed = tc->fixed_max;
+	td_begin(tc, tc->model->gp_counters, &st->now);
+	return true;
+}
+
+/*
+ * A turn's start put off: the set enabled counts from now on, its turn
+ * shorter by the wait, and ends as planned
+ */
+static bool td_step_turn(struct td_cpu *tc, struct td_step *st)
+{
+	int ret;
+
+	st->waited = true;	/* not a slice's end */
+	ret = td_snapshot(tc, &st->now, true, td_may_wait(tc, st->t));
+	if (ret == -EAGAIN)
+		td_wait(tc, st->t);
+	if (ret)
+		return false;
+	tc->base_wait = false;
+	tc->snap_wait_ns = 0;
+	return true;
+}
+
+/*
+ * Planned calm, but the window just judged left the last calm interval's
+ * range: the rest of the interval is sliced as any other, unless too
+ * little of it is left for a turn of each set.
+ */
+static void td_step_calm_break(struct td_cpu *tc, unsigned int gen)
+{
+	u64 end, due;
+
+	if (!tc->calm_plan || !tc->calm_broken || tc->tick >= tc->ticks ||
+	    gen != tc->gen)
+		return;
+	end = tc->t0 + tc->interval_ns;
+	due = tc->span_t0 + div64_u64(tc->span_ns * tc->tick, tc->ticks);
+	if (end - due >= (u64)tc->sets.nr * TD_SLICE_MIN_US * NSEC_PER_USEC) {
+		tc->calm = 0;
+		tc->calm_breaks++;
+		td_plan_span(tc, due, end - due);
+	}
+}
+
+/*
+ * The interval is over: published, and the next one planned on the grid
+ * (from now after a change of the interval, or when much late).  A counter
+ * taken since, or maybe given back, makes the sets again: true then.
+ */
+static bool td_step_end(struct td_cpu *tc, struct td_step *st)
+{
+	unsigned int full = tc->model->gp_counters, missing;
+	bool regrow;
+
+	td_end_interval(tc, st->now);
+	st->sample = true;
+	if (st->gen != tc->gen || st->now > tc->t0 + 2 * tc->interval_ns) {
+		tc->t0 = st->now;
+		td_plan(tc, td_grid_len(tc, st->now));
+	} else {
+		tc->t0 += tc->interval_ns;
+		td_plan(tc, td_ival_ns(tc));
+	}
+	tc->gen = st->gen;
+	missing = td_missing(tc);
+	regrow = !missing && !(tc->seq % TD_REGROW_INTERVALS) &&
+		 (tc->gp < full || tc->fixed < tc->fixed_max);
+	if (regrow && tc->fixed < tc->fixed_max && td_fixed_free(tc))
+		tc->fixed = tc->fixed_max;
+	if (!missing && !regrow && td_fixed_wanted(tc, 0) < 0)
+		return false;
+	td_begin(tc, regrow ? full : tc->gp, &st->now);
+	tc->from_ns = st->now;
+	return true;
+}
+
+/*
+ * The next set's turn: its starting counts read as a slice's end is, and
+ * put off the same way when they are no moment (td_step_turn())
+ */
+static bool td_step_switch(struct td_cpu *tc, struct td_step *st)
+{
+	unsigned int pos = tc->tick % tc->sets.nr;
+	u64 s0 = ktime_get_ns();
+
+	if (!pos)
+		td_shuffle(tc);
+	if (!tc->tick && tc->calm_plan)
+		td_calm_first(tc);
+	if (tc->order[pos] == tc->cur)
+		return true;	/* its turn again: it goes on counting */
+	td_enable(tc, tc->sets.set[tc->cur], false);
+	tc->cur = tc->order[pos];
+	td_enable(tc, tc->sets.set[tc->cur], true);
+	if (td_missing(tc)) {
+		/* a counter was taken: make the sets again, from now */
+		td_begin(tc, tc->gp, &st->now);
+		tc->from_ns = st->now;
+	} else if (td_snapshot(tc, &st->now, true, true) == -EAGAIN) {
+		tc->base_wait = true;
+	}
+	st->sw = ktime_get_ns() - s0;
+	td_switch_avg(tc, st->sw);
+	if (!tc->base_wait)
+		return true;
+	td_wait(tc, s0);
+	return false;
+}
+
+/*
+ * A slice's end.  One whose reads met stalls in every try is tried again a
+ * little later rather than spun on (td_wait()).  A new interval length or
+ * cut ends the interval, but not before every set had its turn.
+ */
+static bool td_step_slice(struct td_cpu *tc, struct td_step *st)
+{
+	int ret;
+
+	ret = td_snapshot(tc, &st->now, false, td_may_wait(tc, st->t));
+	if (ret == -EAGAIN) {
+		td_wait(tc, st->t);
+		st->waited = true;
+	}
+	if (ret)
+		return false;
+	tc->snap_wait_ns = 0;
+	tc->tick++;
+	td_step_calm_break(tc, st->gen);
+	if ((tc->tick >= tc->ticks ||
+	     (st->gen != tc->gen && tc->tick >= tc->sets.nr)) && td_step_end(tc, st))
+		return true;
+	return tc->sets.nr > 1 ? td_step_switch(tc, st) : true;
+}
+
+/* the timer for the slice's end; a cut waits for the round: short turns */
+static void td_step_arm(struct td_cpu *tc, const struct td_step *st)
+{
+	u64 slice = (u64)READ_ONCE(tc->cfg->slice_us) * NSEC_PER_USEC;
+
+	if (st->gen != tc->gen)
+		hrtimer_start(&tc->timer, ns_to_ktime(st->now + slice),
+			      HRTIMER_MODE_ABS_PINNED);
+	else
+		td_arm(tc, st->now);
+}
+
+static bool td_step(struct td_cpu *tc, struct td_step *st)
+{
+	if (!tc->started)
+		return td_step_start(tc, st);
+	if (tc->starved)
+		return td_step_starved(tc, st);
+	if (tc->base_wait)
+		return td_step_turn(tc, st);
+	return td_step_slice(tc, st);
+}
+
+/* the sampling work: each slice's end, on the CPU; its cost to the stats */
 void td_work(struct work_struct *work)
 {
 	struct td_cpu *tc = container_of(work, struct td_cpu, work);
-	u64 t = ktime_get_ns(), now, sw = 0;
+	struct td_step st = { .t = ktime_get_ns() };
 	struct td_stats cost;
-	unsigned int gen, full;
-	bool sample = false, regrow, waited = false;
-	int ret;
 
 	mutex_lock(&tc->lock);
 	/* under the lock: a kick queued after this read finds the new one */
-	gen = READ_ONCE(tc->cfg->gen);
-	if (!tc->active)
-		goto unlock;
-	full = tc->model->gp_counters;
-	if (!tc->started) {
-		tc->started = true;
-		tc->gen = gen;
-		td_begin(tc, full, &now);
-		tc->from_ns = now;
-		goto arm;
-	}
-	if (tc->starved) {
-		/* an interval with nothing counted: say so, and try again */
-		now = ktime_get_ns();
-		td_end_interval(tc, now);
-		sample = true;
-		tc->gen = gen;
-		tc->fixed = tc->fixed_max;
-		td_begin(tc, full, &now);
-		goto arm;
-	}
-	/*
-	 * A turn's start put off (below): the set enabled counts from now on,
-	 * its turn shorter by the wait, and ends as planned (td_arm(): but at
-	 * least half a slice)
-	 */
-	if (tc->base_wait) {
-		waited = true;	/* not a slice's end */
-		ret = td_snapshot(tc, &now, true, td_may_wait(tc, t));
-		if (ret == -EAGAIN)
-			td_wait(tc, t);
-		if (ret)
-			goto unlock;
-		tc->base_wait = false;
-		tc->snap_wait_ns = 0;
-		goto arm;
-	}
-	/*
-	 * A slice's end whose reads met stalls in every try (a vCPU the host
-	 * keeps descheduling: under TCG on a loaded host, every read 30 us for
-	 * a millisecond or more) is tried again a little later rather than
-	 * spun on: the window being ended is longer, and its counts and the
-	 * next one's are of one moment.  Taken spread, one 10 ms interval in
-	 * a few hundred was a point or more off, a steady CPU's as well.
-	 */
-	ret = td_snapshot(tc, &now, false, td_may_wait(tc, t));
-	if (ret == -EAGAIN) {
-		td_wait(tc, t);
-		waited = true;
-		goto unlock;
-	}
-	if (ret)
-		goto unlock;
-	tc->snap_wait_ns = 0;
-	tc->tick++;
-	/*
-	 * Planned calm, but the span judged as the window ended left the last
-	 * calm interval's range: the phase changed.  The rest of the interval,
-	 * from this tick's time to its end on the grid, is sliced as any
-	 * other, so that the new phase is seen in many windows of each set
-	 * and not in one or two; unless too little of it is left for a turn
-	 * of TD_SLICE_MIN_US per set (the interval is not calm then either:
-	 * td_calm_end()).
-	 */
-	if (tc->calm_plan && tc->calm_broken && tc->tick < tc->ticks &&
-	    gen == tc->gen) {
-		u64 end = tc->t0 + tc->interval_ns;
-		u64 due = tc->span_t0 + div64_u64(tc->span_ns * tc->tick, tc->ticks);
-
-		if (end - due >= (u64)tc->sets.nr * TD_SLICE_MIN_US * NSEC_PER_USEC) {
-			tc->calm = 0;
-			tc->calm_breaks++;
-			td_plan_span(tc, due, end - due);
-		}
-	}
-	/*
-	 * A new interval length or an end-interval request ends this one
-	 * now, but not before every set has had its turn: cut in its first
-	 * round, an interval had sets that never counted (not counted; a
-	 * cut just after a grid point did so in tdnl stat's window).  It
-	 * ends with the round instead, its sets' turns then slice_us each
-	 * (at arm: below), whatever the interval's own slices.
-	 */
-	if (tc->tick >= tc->ticks ||
-	    (gen != tc->gen && tc->tick >= tc->sets.nr)) {
-		unsigned int missing;
-
-		td_end_interval(tc, now);
-		sample = true;
-		/*
-		 * The next interval on the grid; from now, to the grid, after
-		 * a change of the interval or when (much) late
-		 */
-		if (gen != tc->gen || now > tc->t0 + 2 * tc->interval_ns) {
-			tc->t0 = now;
-			td_plan(tc, td_grid_len(tc, now));
-		} else {
-			tc->t0 += tc->interval_ns;
-			td_plan(tc, td_ival_ns(tc));
-		}
-		tc->gen = gen;
-		/* a counter taken since, or maybe given back: make the sets again */
-		missing = td_missing(tc);
-		regrow = !missing && !(tc->seq % TD_REGROW_INTERVALS) &&
-			 (tc->gp < full || tc->fixed < tc->fixed_max);
-		if (regrow && tc->fixed < tc->fixed_max && td_fixed_free(tc))
-			tc->fixed = tc->fixed_max;
-		if (missing || regrow || td_fixed_wanted(tc, 0) >= 0) {
-			td_begin(tc, regrow ? full : tc->gp, &now);
-			tc->from_ns = now;
-			goto arm;
-		}
-	}
-	if (tc->sets.nr > 1) {
-		u64 s0 = ktime_get_ns();
-		unsigned int pos = tc->tick % tc->sets.nr;
-
-		if (!pos)
-			td_shuffle(tc);
-		if (!tc->tick && tc->calm_plan)
-			td_calm_first(tc);
-		if (tc->order[pos] == tc->cur)
-			goto arm;	/* its turn again: it goes on counting */
-		td_enable(tc, tc->sets.set[tc->cur], false);
-		tc->cur = tc->order[pos];
-		td_enable(tc, tc->sets.set[tc->cur], true);
-		if (td_missing(tc)) {
-			/* a counter was taken: make the sets again, from now */
-			td_begin(tc, tc->gp, &now);
-			tc->from_ns = now;
-		} else if (td_snapshot(tc, &now, true, true) == -EAGAIN) {
-			/*
-			 * The new set's starting counts, put off as a slice's
-			 * end is: taken spread, at other moments than the
-			 * normalizer's, they were the one failure left of
-			 * topdown/phases.py at 10 ms on a loaded host (an icl
-			 * Level 3 interval 0.82 points off)
-			 */
-			tc->base_wait = true;
-		}
-		sw = ktime_get_ns() - s0;
-		td_switch_avg(tc, sw);
-		if (tc->base_wait) {
-			td_wait(tc, s0);
-			goto unlock;
-		}
-	}
-arm:
-	if (gen != tc->gen)	/* a cut waits for the round: short turns */
-		hrtimer_start(&tc->timer,
-			      ns_to_ktime(now + (u64)READ_ONCE(tc->cfg->slice_us) * NSEC_PER_USEC),
-			      HRTIMER_MODE_ABS_PINNED);
-	else
-		td_arm(tc, now);
-unlock:
+	st.gen = READ_ONCE(tc->cfg->gen);
+	if (tc->active && td_step(tc, &st))
+		td_step_arm(tc, &st);
 	cost = tc->cost;
 	tc->cost = (struct td_stats){};
 	mutex_unlock(&tc->lock);
 
-	cost.samples = sample;
-	cost.ticks = !waited;
-	cost.cost_ns = ktime_get_ns() - t;
-	cost.switch_ns = sw;
-	cost.switches = !!sw;
+	cost.samples = st.sample;
+	cost.ticks = !st.waited;
+	cost.cost_ns = ktime_get_ns() - st.t;
+	cost.switch_ns = st.sw;
+	cost.switches = !!st.sw;
 	td_stats_add(&cost);
 }
 
