@@ -77,11 +77,17 @@ deps:
 	fi
 	@selftests/vm/kernel-root 7.3 > /dev/null
 
-# Symlink the sources into $(OBJ) and build there (kbuild writes next to the sources).
+# Symlink the sources into $(OBJ) and build there (kbuild writes next to the
+# sources); then the test module that holds kmod/td_perf.c to perf's own
+# reads, in $(OBJ)/test (selftests/kmod; never installed).
 modules:
 	@mkdir -p $(OBJ)
 	@cp -rsf $(wildcard $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi) $(OBJ)/
 	$(KMAKE) -C $(KDIR) M=$(OBJ) $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	@mkdir -p $(OBJ)/test
+	@cp -rsf $(TOP)/selftests/kmod/Kbuild $(TOP)/selftests/kmod/td_perf_test_main.c \
+		$(TOP)/kmod $(TOP)/uapi $(OBJ)/test/
+	$(KMAKE) -C $(KDIR) M=$(OBJ)/test $(KARCH) W=1 CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 # The uapi header and the kernel's netlink policies and ops from the YNL
 # spec, by the kernel's ynl-gen-c (the header's kernel-doc from the spec's

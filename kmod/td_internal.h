@@ -66,6 +66,8 @@ const struct td_model *td_cpu_model(struct td_cpu *tc,
 u64 td_read_local(struct perf_event *ev);
 bool td_gap_local(struct perf_event *ev, u64 *gap);
 unsigned int td_caps_slots(struct perf_event *ev);
+int td_perf_read_local(struct perf_event *ev, u64 *value, u64 *enabled,
+		       u64 *running);
 
 /* td_counters.c */
 void td_release(struct td_cpu *tc);

@@ -78,3 +78,32 @@ unsigned int td_caps_slots(struct perf_event *ev)
 	}
 	return 0;
 }
+
+/**
+ * td_perf_read_local() - what perf_event_read_local() does, for a module
+ * @ev:      a CPU-wide event of this CPU; interrupts off
+ * @value:   out: its count, read from its PMU while it is on a counter
+ * @enabled: out: its enabled time, ns, as perf last brought it up to date
+ * @running: out: and its running time
+ *
+ * perf_event_read_local() is not exported to modules, so this reads the
+ * event's fields as it does.  While the event counts, both times advance
+ * together, and neither while it is disabled: their difference is current
+ * then, but not while it waits for a counter.
+ *
+ * Return: 0; -EAGAIN while it waits for a counter (the times are stale);
+ * -EINVAL off its CPU.
+ */
+int td_perf_read_local(struct perf_event *ev, u64 *value, u64 *enabled,
+		       u64 *running)
+{
+	lockdep_assert_irqs_disabled();
+	if (ev->cpu != smp_processor_id())
+		return -EINVAL;
+	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	*value = local64_read(&ev->count);
+	*enabled = ev->total_time_enabled;
+	*running = ev->total_time_running;
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE ? -EAGAIN : 0;
+}

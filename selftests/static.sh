@@ -55,7 +55,8 @@ for rel in 6.1 6.12 7.3 6.1-arm64 6.12-arm64; do
 		echo "$big" | sed 's/^/# /' | head -20
 	fi
 	# C=2 runs sparse on every source, whether rebuilt or not
-	log=$("${kmake[@]}" -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1)
+	log=$("${kmake[@]}" -C "$kdir" M="$obj" "${karch[@]}" W=1 C=2 modules 2>&1
+	      "${kmake[@]}" -C "$kdir" M="$obj/test" "${karch[@]}" W=1 C=2 modules 2>&1)
 	checked=$(grep -c "  CHECK " <<<"$log")
 	warn=$(grep -E "warning:|error:" <<<"$log")
 	# before 6.4 a policy's range pointer is not const and ynl-gen's
@@ -83,7 +84,7 @@ else
 	echo "$log" | sed 's/^/# /' | tail -20
 fi
 
-mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h'; ls kmod/*.[ch] kmod/tdsim/*.[ch] uapi/linux/*.h 2>/dev/null)
+mapfile -t srcs < <(git ls-files 'kmod/*.[ch]' 'uapi/*.h' 'selftests/kmod/*.c'; ls kmod/*.[ch] kmod/tdsim/*.[ch] selftests/kmod/*.c uapi/linux/*.h 2>/dev/null)
 # not ynl-gen's output (kmod/td_nl_gen.[ch]), which netlink/spec.py keeps
 # equal to what the kernel's generator makes of the spec
 mapfile -t srcs < <(printf '%s\n' "${srcs[@]}" | grep -v '^kmod/td_nl_gen\.[ch]$' | sort -u)
