@@ -62,14 +62,12 @@ static bool td_want_pinned(const struct td_cpu *tc, unsigned int i)
 }
 
 /*
- * The events counted all the time pinned, the others not: pinned-ness is
- * fixed when a counter is created, and the sets change with the counters
- * found free.  A pinned event of a set would make perf schedule every
- * pinned event out and in again at each of its turns, and the events
- * counted all the time would miss that time each (zen4's Level 1 made on 6
- * counters, then counted on 5 as under the NMI watchdog, was a point off
- * at 10 ms).  So an event whose place changed is created again, disabled;
- * so is one whose form changed (a fixed counter given up or taken back).
+ * Pin the events counted all the time and no others.  Pinned-ness is fixed
+ * at creation while the sets change with the counters found free, and a
+ * pinned event in a set would make perf schedule every pinned event out and
+ * in at each of its turns, time the always-counted events would miss.  So
+ * an event whose place or form (a fixed counter given up or taken back)
+ * changed is created again, disabled.
  */
 void td_reform(struct td_cpu *tc)
 {
@@ -181,11 +179,10 @@ static void td_log_held(const struct td_cpu *tc)
 }
 
 /*
- * Room for @nr counters (at most TD_MAX_EVENTS) and their sample, what the
- * CPU's model has rather than the most any model has: allocated at the
- * CPU's first open and kept, with the totals, until unload (a hybrid CPU
- * moved to its own PMU may come to a model with more events: the counts so
- * far are kept).
+ * Room for @nr counters (at most TD_MAX_EVENTS) and their sample, as many
+ * as the CPU's model has.  Kept with the totals until unload; a hybrid CPU
+ * moved to its own PMU may come to a model with more events, and growing
+ * keeps the counts so far.
  */
 static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 {
@@ -301,12 +298,10 @@ again_fixed:
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (m->smt_only & BIT(i))) {
 			/*
-			 * No AnyThread: intel_pmu_hw_config() refuses the bit
-			 * with -EINVAL on a PMU of version < 3, and KVM gives
-			 * its guests version 2 (kvm_init_pmu_capability()).
-			 * Count per thread: the events and formulas without
-			 * SMT (perf's, which name the AnyThread events
-			 * whenever SMT is on, compute no Level 1 there).
+			 * No AnyThread: intel_pmu_hw_config() refuses it with -EINVAL
+			 * on a PMU of version < 3, as KVM gives its guests
+			 * (kvm_init_pmu_capability()).  Count per thread, with the
+			 * events and formulas without SMT.
 			 */
 			pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
 				cpu, m->events[i].name, tc->smt ? "on" : "off");

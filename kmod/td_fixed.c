@@ -37,20 +37,12 @@ int td_fixed_held(const struct td_cpu *tc)
 /*
  * An event of ours on a fixed counter that it should give up, or -1 (its
  * index).  Fixed counter 3 of Ice Lake and later is the one perf's own
- * topdown needs (perf stat's default metrics, --topdown, -M TopdownL1:
- * TOPDOWN.SLOTS and the PERF_METRICS events have no other counter), and a
- * pinned TOPDOWN.SLOTS of ours would leave those "<not counted>" for as
- * long as the module runs.  So the module gives such a counter up, and
- * counts the event's general-purpose form (TOPDOWN.SLOTS_P) pinned
- * instead, when, @missing of its enabled events being off their counters:
- * - none is, and a flexible group waits for counters on the PMU (perf's
- *   rotate_necessary): another perf user's, as all of ours are on.  It may
- *   need that counter; giving it up costs one general-purpose counter,
- *   which perf's rotation shares anyway.
- * - or it is the only one off: another perf user holds it pinned.
- * (A flexible group that cannot go on keeps every later flexible group
- * off, ours included: td_start_sets() gives the counter up too before it
- * finds no counter for the normalizer.)
+ * topdown needs (TOPDOWN.SLOTS and the PERF_METRICS events have no other
+ * counter), so the module counts TOPDOWN.SLOTS_P instead when, of its
+ * @missing enabled events off their counters, none is but a flexible group
+ * waits on the PMU (perf's rotate_necessary), or it is the only one off
+ * (another perf user holds it pinned).  A waiting flexible group keeps ours
+ * off too, so td_start_sets() also gives the counter up before giving up.
  */
 int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
 {
