@@ -3,11 +3,8 @@
  * topdown: the core's per-CPU state, and CPU hotplug.
  *
  * Each possible CPU has a struct td_cpu in per-CPU memory.  Its counters
- * are created, disabled, in the CPU hotplug online callback and released in
- * the offline one; its sampling work (td_work.c) counts, and publishes each
- * interval as one struct td_sample through the hook the core was given.
- * The core knows nothing of its front ends: they read samples through
- * td_cpu_sample(), and td_control.c starts and stops it.
+ * live from the hotplug online callback to the offline one; its sampling
+ * work (td_work.c) publishes each interval through the core's hook.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

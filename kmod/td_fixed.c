@@ -35,14 +35,11 @@ int td_fixed_held(const struct td_cpu *tc)
 }
 
 /*
- * An event of ours on a fixed counter that it should give up, or -1 (its
- * index).  Fixed counter 3 of Ice Lake and later is the one perf's own
- * topdown needs (TOPDOWN.SLOTS and the PERF_METRICS events have no other
- * counter), so the module counts TOPDOWN.SLOTS_P instead when, of its
- * @missing enabled events off their counters, none is but a flexible group
- * waits on the PMU (perf's rotate_necessary), or it is the only one off
- * (another perf user holds it pinned).  A waiting flexible group keeps ours
- * off too, so td_start_sets() also gives the counter up before giving up.
+ * An event of ours on a fixed counter it should give up, or -1.  Fixed
+ * counter 3 (Ice Lake on) is the only one perf's own topdown can use, so
+ * TOPDOWN.SLOTS_P takes over when a flexible group waits on the PMU
+ * (rotate_necessary) with none of ours @missing, or when ours is the only
+ * event missing (another perf user holds the counter pinned).
  */
 int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
 {
@@ -93,12 +90,11 @@ bool td_fixed_free(struct td_cpu *tc)
 }
 
 /*
- * Which counters others hold, for info: a fixed counter whose event perf
- * placed on a general-purpose one instead (the NMI watchdog's cycles event
- * sits on fixed counter 1 of Intel CPUs, on the cycle counter of Arm
- * ones), then the general-purpose counters the sets were made without
- * beyond those events'.  A fixed counter none of the level's events uses
- * is not seen.
+ * Which counters others hold, for info: fixed counters whose event perf put
+ * on a general-purpose counter (the NMI watchdog holds fixed counter 1 on
+ * Intel, the cycle counter on Arm), and the general-purpose counters the
+ * sets were built without.  Fixed counters the level does not use are not
+ * seen.
  */
 void td_find_held(struct td_cpu *tc)
 {

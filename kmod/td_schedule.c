@@ -16,9 +16,9 @@
 #define TD_TURN_MIN_US		2000	/* td_arm() */
 
 /*
- * Every CPU's intervals end on the same CLOCK_MONOTONIC grid, so all CPUs'
- * samples cover the same windows and a listener wakes once for them.  An
- * interval that would be shorter than half a period runs to the next point.
+ * Intervals end on one CLOCK_MONOTONIC grid, so all CPUs' samples cover the
+ * same windows and a listener wakes once; a stub shorter than half an
+ * interval joins the next one.
  */
 u64 td_grid_len(const struct td_cpu *tc, u64 now)
 {
@@ -30,9 +30,8 @@ u64 td_grid_len(const struct td_cpu *tc, u64 now)
 }
 
 /*
- * Running average of a switch's cost, each sample clamped to twice the
- * average: one switch stretched by a hypervisor or an interrupt moves it
- * little, a CPU that stays slow still raises it quickly.
+ * Average switch cost, each sample clamped to twice the average: a switch
+ * stretched by a hypervisor or an interrupt moves it little.
  */
 void td_switch_avg(struct td_cpu *tc, u64 sw)
 {
@@ -50,8 +49,8 @@ static unsigned long td_budget_said;	/* bit 0: dmesg said it this load */
 
 /*
  * Cap the rounds so that switching takes at most switch_budget_pct of @len:
- * where a switch costs about as much as a slice (an emulated or overcommitted
- * CPU), turns get longer instead of the machine slower.  At least one.
+ * on an emulated or overcommitted CPU, longer turns rather than a slower
+ * machine.  At least one.
  */
 static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 {
@@ -83,10 +82,9 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 	u64 rounds = 1;
 
 	/*
-	 * Slices of slice_us, but at least TD_MIN_ROUNDS turns per set while the
-	 * slices stay TD_SLICE_MIN_US or longer, so that a set sees the phases of a
-	 * short interval.  At most TD_REG_WINDOWS turns, all that a set's regression
-	 * keeps (td_reg.h): each switch reschedules every enabled event.
+	 * At least TD_MIN_ROUNDS turns per set, so that a set sees a short
+	 * interval's phases, and at most TD_REG_WINDOWS, all that a set's
+	 * regression keeps (td_reg.h): each switch reschedules every event.
 	 */
 	tc->calm_plan = false;
 	if (n > 1) {
@@ -96,9 +94,8 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 		rounds = min_t(u64, div64_u64(len, n * slice), TD_REG_WINDOWS);
 		rounds = max3(rounds, floor, (u64)1);
 		/*
-		 * A calm CPU's windows agree, so one turn each: more would only cost
-		 * switches.  Not while another perf user takes counters: its rotation
-		 * cuts windows, and the counts come from the ones it did not cut.
+		 * A calm CPU's windows agree: one turn each saves switches.
+		 * Not while another perf user's rotation cuts windows.
 		 */
 		tc->calm_plan = tc->calm >= TD_CALM_INTERVALS && !tc->foreign &&
 				rounds > TD_CALM_ROUNDS;
@@ -124,10 +121,9 @@ void td_plan(struct td_cpu *tc, u64 len)
 }
 
 /*
- * End the slice that starts at @now on its planned point, but give the turn
- * at least half a slice (TD_TURN_MIN_US at most) however late the timer
- * was: a very short window's count is mostly its reads' offsets.  The
- * interval then ends that much late, the next one on the grid.
+ * End the slice that starts at @now at its planned point, but give the turn
+ * at least half a slice (at most TD_TURN_MIN_US) however late the timer was:
+ * a very short window's count is mostly its reads' offsets.
  */
 void td_arm(struct td_cpu *tc, u64 now)
 {
@@ -140,10 +136,9 @@ void td_arm(struct td_cpu *tc, u64 now)
 }
 
 /*
- * A new random order for the sets' turns, still one slice each per round:
- * in a fixed order a set would see only the same part of a workload whose
- * period is a multiple of the round's.  Not starting a round with the set
- * that ended the last one: its two turns side by side see fewer phases.
+ * A new random order of the sets' turns: in a fixed order a set would see
+ * only the same part of a workload whose period is a multiple of a round.
+ * Letting the last set start the next round saves a switch, but sees less.
  */
 void td_shuffle(struct td_cpu *tc)
 {
@@ -158,10 +153,9 @@ void td_shuffle(struct td_cpu *tc)
 }
 
 /*
- * A calm interval's single round starts with the set already counting,
- * one switch fewer.  That set's two turns then lie side by side across the
- * grid point, which a calm CPU's windows do not mind; a phase that breaks
- * the calm re-plans the rest of the interval in free order (td_work()).
+ * A calm interval's single round starts with the set already counting, one
+ * switch fewer; calm windows do not mind that set's two turns lying side by
+ * side across the grid point.
  */
 void td_calm_first(struct td_cpu *tc)
 {
@@ -175,10 +169,9 @@ void td_calm_first(struct td_cpu *tc)
 }
 
 /*
- * Enable the first set's counters with the ones counted all the time.
- * Where some get no counter (the NMI watchdog or another perf user holds
- * one), fewer counters are taken as free and the sets rebuilt until they
- * fit.  Returns 0 or -ENOSPC.
+ * Enable the first set with the events counted all the time.  Where some
+ * get no counter (the NMI watchdog or another perf user holds one), fewer
+ * counters are taken as free and the sets rebuilt.  Returns 0 or -ENOSPC.
  */
 static int td_start_sets(struct td_cpu *tc)
 {
@@ -199,8 +192,8 @@ static int td_start_sets(struct td_cpu *tc)
 			}
 			td_enable(tc, tc->open, false);
 			/*
-			 * Free: the counters the set did take, not all it assumed, or
-			 * the next set would rebuild the sets and restart the regression.
+			 * Free: what the set did take, or the next set would
+			 * rebuild the sets and restart the regression.
 			 */
 			used = td_sets_gp_used(tc->model, td_on(tc), tc->fixed);
 			if (i < 0 && used > missing) {
@@ -282,9 +275,8 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		td_snapshot(tc, now, true, false);
 	}
 	/*
-	 * The interval, and the time off counters it counts (td_foreign()), start
-	 * here: events an attempt above left waiting for a counter are not another
-	 * perf user's, and must not make the interval look multiplexed.
+	 * The interval and its time off counters (td_foreign()) start here:
+	 * events an attempt above left waiting are not another perf user's.
 	 */
 	td_base_gaps(tc);
 	tc->ival_spread_ns = tc->starved ? 0 : tc->snap_spread_ns;
