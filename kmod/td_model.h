@@ -17,9 +17,8 @@ enum td_vendor {
 
 /*
  * Level 1 nodes; smt_contention exists on AMD Zen only.  A cycle-based model
- * (Neoverse N1) has no slots: it gives frontend and backend as stalled
- * cycles and the rest as not_stalled (retiring and bad speculation, which
- * it cannot tell apart).
+ * (Neoverse N1) gives frontend and backend as stalled cycles and the rest as
+ * not_stalled.
  */
 enum td_l1 {
 	TD_RETIRING,
@@ -32,11 +31,9 @@ enum td_l1 {
 };
 
 /*
- * Level 2 nodes, in pairs that add up to their Level 1 parent.  A model
- * publishes its own pairs (struct td_pair): Intel Core and AMD Zen the
- * first eight; the Atom cores split backend bound into core and resource
- * bound and have no retiring pair; AmpereOne splits bad speculation into
- * branch and other mispredictions and has no retiring pair either.
+ * Level 2 nodes, in pairs that add up to their Level 1 parent.  Each model
+ * publishes its own pairs (struct td_pair); Intel Core and AMD Zen have the
+ * first eight.
  */
 enum td_l2 {
 	TD_LIGHT_OPERATIONS,
