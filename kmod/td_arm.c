@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topdown models of Arm Neoverse N2 (5 slots), V1 and V2 (8 slots), with
- * the Level 1 formulas of perf's arm64/arm/neoverse-n2-v2/metrics.json
- * (Arm's telemetry formulas; N2 r0p0 to r0p2 take CPU_CYCLES from
- * STALL_SLOT and STALL_SLOT_FRONTEND first) and neoverse-v1/metrics.json
- * (4 * BR_MIS_PRED all from frontend bound, none from backend):
+ * topdown models of Arm cores, after perf's pmu-events metrics.json.
+ *
+ * Neoverse N2 (5 slots), V1 and V2 (8 slots), from neoverse-n2-v2 (N2 r0p0
+ * to r0p2 take CPU_CYCLES off STALL_SLOT and STALL_SLOT_FRONTEND first) and
+ * neoverse-v1 (4 * BR_MIS_PRED all from frontend bound, none from backend):
  *
  *   frontend = STALL_SLOT_FRONTEND / (CPU_CYCLES * slots) - BR_MIS_PRED / CPU_CYCLES
  *   backend  = STALL_SLOT_BACKEND / (CPU_CYCLES * slots) - 3 * BR_MIS_PRED / CPU_CYCLES
@@ -12,46 +12,31 @@
  *   bad_spec = (1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / (CPU_CYCLES * slots))
  *		+ 4 * BR_MIS_PRED / CPU_CYCLES
  *
- * Arm's method has no slot-based Level 2.
+ * Arm's method has no slot-based Level 2.  Neoverse N1 has no STALL_SLOT
+ * events: its Level 1 is cycle based (neoverse-n1's Cycle_Accounting),
+ * STALL_FRONTEND and STALL_BACKEND over CPU_CYCLES, the rest not stalled.
  *
- * Neoverse N1 has no STALL_SLOT events; its Level 1 is cycle based, as
- * perf's arm64/arm/neoverse-n1/metrics.json (Cycle_Accounting):
- *
- *   frontend_stalled_cycles = STALL_FRONTEND / CPU_CYCLES
- *   backend_stalled_cycles  = STALL_BACKEND / CPU_CYCLES
- *
- * and the rest of the cycles are not stalled.
- *
- * AmpereOne (ampere/ampereone/metrics.json) and AmpereOne X
- * (ampere/ampereonex/metrics.json) have the same Level 1, with slots read
- * by perf from the PMU (#slots, PMMIR_EL1.SLOTS):
+ * AmpereOne and AmpereOne X (ampere/ampereone{,x}), slots from the PMU
+ * (#slots, PMMIR_EL1.SLOTS):
  *
  *   retired_fraction                   = OP_RETIRED / (CPU_CYCLES * slots)
  *   slots_lost_misspeculation_fraction = (OP_SPEC - OP_RETIRED) / (CPU_CYCLES * slots)
- *   backend_bound  = STALL_SLOT_BACKEND / (slots * CPU_CYCLES)  (sbsa.json's)
- *   frontend_bound = 1 - (retired_fraction
- *                         + slots_lost_misspeculation_fraction + backend_bound)
+ *   backend_bound  = STALL_SLOT_BACKEND / (slots * CPU_CYCLES)
+ *   frontend_bound = the rest
  *
- * Frontend bound is what is left, not STALL_SLOT_FRONTEND: the event JSON
- * marks STALL_SLOT_FRONTEND and STALL_FRONTEND "Impacted by errata, use
- * metrics instead" (Errata AC03_CPU_29).  Their TopdownL2 metrics, with
- * six more events, split three of the four nodes (none splits retiring):
+ * Frontend bound is the rest because the event JSON marks STALL_SLOT_FRONTEND
+ * and STALL_FRONTEND "Impacted by errata, use metrics instead" (AC03_CPU_29).
+ * TopdownL2 splits three nodes, each sibling being the rest of its parent:
  *
  *   frontend_latency  = (STALL_FRONTEND - (STALL_SLOT_FRONTEND
  *                        - frontend_bound * CPU_CYCLES * slots) / slots)
- *                       / CPU_CYCLES,  frontend_bandwidth = the rest
+ *                       / CPU_CYCLES
  *   branch_mispredict = BR_MIS_PRED_RETIRED / GPC_FLUSH
- *                       * slots_lost_misspeculation_fraction,
- *                       other_miss_pred = the rest
- *   backend_memory    = (STALL_BACKEND_TLB + STALL_BACKEND_CACHE) / CPU_CYCLES,
- *                       backend_core = the rest
+ *                       * slots_lost_misspeculation_fraction
+ *   backend_memory    = (STALL_BACKEND_TLB + STALL_BACKEND_CACHE) / CPU_CYCLES
  *
- * The frontend latency takes the excess of the erratum's STALL_SLOT_FRONTEND
- * over frontend bound, in cycles, off STALL_FRONTEND; it is clamped to
- * 0..frontend bound here, as backend memory is to backend bound (perf's
- * could go negative).  GPC_FLUSH, STALL_BACKEND_CACHE and STALL_BACKEND_TLB
- * are the cores' own (core-imp-def.json: 0x120, 0xd20d, 0xd20e; AmpereOne
- * X counts STALL_BACKEND_TLB as 0x8167, its own model for that alone).
+ * Frontend latency and backend memory are clamped to their parent here,
+ * where perf's could go negative.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -387,11 +372,8 @@ static int ampereone_compute(const struct td_model *m, const u64 *c, bool smt,
 }
 
 /*
- * Slots per cycle: perf reads #slots from the PMU (PMMIR_EL1.SLOTS, which
- * the module reads too); the fallback is 4, what perf's own metrics imply:
- * pipe_utilization divides the IXU and FSU issues by CPU_CYCLES * 6,
- * fsu_pipe_utilization by CPU_CYCLES * 2, ixu_pipe_utilization by
- * CPU_CYCLES * #slots.
+ * Slots per cycle come from PMMIR_EL1.SLOTS, as perf's #slots; the fallback
+ * of 4 is what perf's own pipe_utilization metrics imply.
  */
 const struct td_model td_model_ampereone = {
 	.name = "ampereone",

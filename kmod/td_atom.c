@@ -1,45 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * topdown models of Intel's Atom cores: the E-cores of hybrid parts (their
- * own cpu_atom PMU) and the all-E-core servers.  Level 1 as perf's tables
- * (linux-source-6.12 tools/perf/pmu-events/arch/x86), all over slots =
- * width * CPU_CLK_UNHALTED.CORE:
+ * own cpu_atom PMU) and the all-E-core servers.  Level 1 as perf's tables,
+ * all over slots = width * CPU_CLK_UNHALTED.CORE (0x3c, fixed counter 1):
  *
- * Gracemont (alderlake cpu_atom, adl-metrics.json; alderlaken), width 5:
+ * Gracemont (adl-metrics.json's cpu_atom; alderlaken), width 5:
  *   frontend = TOPDOWN_FE_BOUND.ALL, backend = TOPDOWN_BE_BOUND.ALL,
  *   retiring = TOPDOWN_RETIRING.ALL, bad speculation = what they leave.
  *
- * Crestmont (meteorlake cpu_atom, mtl-metrics.json; sierraforest,
- * grandridge), width 6: each node from its own event,
- *   TOPDOWN_FE_BOUND.ALL_P, TOPDOWN_BE_BOUND.ALL_P,
- *   TOPDOWN_BAD_SPECULATION.ALL_P, TOPDOWN_RETIRING.ALL_P.
+ * Crestmont (mtl-metrics.json's cpu_atom; sierraforest, grandridge), width
+ * 6: each node from its own event, TOPDOWN_FE_BOUND.ALL_P,
+ * TOPDOWN_BE_BOUND.ALL_P, TOPDOWN_BAD_SPECULATION.ALL_P, TOPDOWN_RETIRING.ALL_P.
  *
- * Skymont (lunarlake and arrowlake cpu_atom, lnl/arl-metrics.json of
- * linux-source-7.3), width 8: Crestmont's four nodes, from other
- * encodings: TOPDOWN_FE_BOUND.ALL_P 0x019c, TOPDOWN_BE_BOUND.ALL_P 0x02a4,
- * TOPDOWN_RETIRING.ALL_P 0x02c2.  perf's frontend and retiring read
- * TOPDOWN_FE_BOUND.ALL and TOPDOWN_RETIRING.ALL, fixed counters 5 and 6:
- * the kernel puts these very encodings there (intel_skt_event_constraints,
- * 6.12 and 7.3: 0x0073, 0x019c, 0x02c2 on fixed 4, 5, 6, or any
- * general-purpose counter), so each event says it may take one.
+ * Skymont (lnl/arl-metrics.json's cpu_atom, 7.3), width 8: Crestmont's four
+ * nodes from other encodings.  The kernel lets 0x0073, 0x019c and 0x02c2 use
+ * fixed counters 4, 5 and 6 or any general-purpose counter
+ * (intel_skt_event_constraints), so each event says it may take one.
  *
- * Level 2 as perf's TopdownL2 metrics of the same tables, over the same
- * slots, one pair per Level 1 node but retiring (perf's Atom Level 2 has no
- * retiring children):
- *   fetch latency   = TOPDOWN_FE_BOUND.FRONTEND_LATENCY (perf's
- *                     tma_ifetch_latency), fetch bandwidth = the rest;
- *   branch mispredicts = TOPDOWN_BAD_SPECULATION.MISPREDICT,
- *                     machine clears = the rest;
- *   core bound      = TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS, resource bound
- *                     = the rest (perf: tma_backend_bound - tma_core_bound).
- * perf counts FRONTEND_BANDWIDTH and MACHINE_CLEARS too and divides each by
- * the slots; here each sibling is its parent less the measured child, as
- * for the Core models, so each pair adds up to its parent.  The two agree
- * where the umasks split the parent's count (0x72 + 0x8d of event 0x71,
- * 0x4 + 0x3 of 0x73) and, on Gracemont, where bad speculation (the rest of
- * Level 1) is what its two events count; two fewer counters besides.
- * CPU_CLK_UNHALTED.CORE is perf's fixed-counter-1 event (jevents.py: event
- * 0x3c).
+ * Level 2 as perf's TopdownL2, one pair per node but retiring: fetch
+ * latency, branch mispredicts and core bound are measured, and each sibling
+ * is its parent less that child, so each pair adds up to its parent (perf
+ * counts the siblings too; the two agree where the umasks split the
+ * parent's count, and this takes two fewer counters).
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>

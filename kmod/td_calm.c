@@ -95,12 +95,10 @@ void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 }
 
 /*
- * The interval is over: were its windows calm?  Counts the calm intervals
- * in a row (td_cpu.calm); any other resets them, as does an interval of
- * fewer than two spans judged, and a planned calm one that a span left
- * (td_cpu.calm_broken): with one turn each, an event's one span cannot
- * widen its own range, and a break seen at the last turn, or with too
- * little of the interval left, slices nothing again in it (td_work())
+ * The interval is over: count the calm ones in a row (td_cpu.calm).  Any
+ * other resets the count, as do fewer than two spans judged and a planned
+ * calm interval that a span left (td_cpu.calm_broken): with one turn each,
+ * an event's single span cannot widen its own range.
  */
 void td_calm_end(struct td_cpu *tc)
 {

@@ -58,8 +58,9 @@ static void td_hp_remove(void)
  * td_set_level() - count another level: close and reopen every CPU's counters
  * @level: 1, 2 or 3, checked by the caller
  *
- * The events are ordered by level, so each keeps its index and its
- * cumulative total.  Returns 0 or the errno of the CPU hotplug state.
+ * The events are ordered by level, so each keeps its index and its total.
+ *
+ * Return: 0 or the errno of the CPU hotplug state.
  */
 int td_set_level(unsigned int level)
 {
@@ -91,9 +92,10 @@ int td_set_level(unsigned int level)
  * td_set_running() - start or stop counting
  * @on: open every CPU's counters, or close them all
  *
- * Stopped, the module holds no counter and each CPU's state is stopped;
- * the cumulative totals stay and go on at the next start.  The caller has
- * checked the privilege.  Returns 0 or the errno of the CPU hotplug state.
+ * Stopped, the module holds no counter; the cumulative totals stay and go
+ * on at the next start.  The caller has checked the privilege.
+ *
+ * Return: 0 or the errno of the CPU hotplug state.
  */
 int td_set_running(bool on)
 {
@@ -127,8 +129,9 @@ unlock:
 /**
  * td_control_start() - start at load (start=1), as td_set_running() does
  *
- * The load line says so; nothing else is logged.  Returns 0 or the errno
- * of the CPU hotplug state.
+ * Nothing is logged: the load line says so.
+ *
+ * Return: 0 or the errno of the CPU hotplug state.
  */
 int td_control_start(void)
 {

@@ -3,11 +3,8 @@
  * topdown: the core's per-CPU state, and CPU hotplug.
  *
  * Each possible CPU has a struct td_cpu in per-CPU memory.  Its counters
- * are created, disabled, in the CPU hotplug online callback and released in
- * the offline one; its sampling work (td_work.c) counts, and publishes each
- * interval as one struct td_sample through the hook the core was given.
- * The core knows nothing of its front ends: they read samples through
- * td_cpu_sample(), and td_control.c starts and stops it.
+ * live from the hotplug online callback to the offline one; its sampling
+ * work (td_work.c) publishes each interval through the core's hook.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,9 +20,9 @@
 #include "td_compat.h"
 
 /*
- * One allocation per possible CPU rather than one array of them all, which
- * went past the largest kmalloc at 1024 possible CPUs (Debian builds
- * NR_CPUS=8192); and a CPU's sampling touches only its own.
+ * One allocation per possible CPU: an array of them all can exceed the
+ * largest kmalloc (Debian builds NR_CPUS=8192), and a CPU's sampling
+ * touches only its own.
  */
 static struct td_cpu __percpu *td_cpus;
 
@@ -154,9 +151,7 @@ void td_core_stopped(bool stopped)
 /**
  * td_cpu_memory() - the bytes of per-CPU state the module allocated
  *
- * Every possible CPU's struct td_cpu, its counters, its sample and its
- * regression state, as asked of the allocator (which rounds up); debugfs
- * files and the perf events are not in it.
+ * As asked of the allocator; debugfs files and perf events are not in it.
  *
  * Return: the sum over the possible CPUs.
  */
@@ -180,11 +175,9 @@ size_t td_cpu_memory(void)
 }
 
 /**
- * td_cpu_kick_all() - make every counting CPU take a new interval now
+ * td_cpu_kick_all() - make every counting CPU start a new interval now
  *
- * After a change of the interval: each CPU ends the interval it is in and
- * starts one of the new length at once, rather than when the old timer
- * would have run out.
+ * After an interval change, so that the new length applies at once.
  */
 void td_cpu_kick_all(void)
 {
@@ -204,14 +197,9 @@ void td_cpu_kick_all(void)
 
 /*
  * Whether another SMT thread of @cpu's core is online, @gone (nr_cpu_ids:
- * none) aside: the CPU whose offline callback runs.  That CPU leaves
- * topology_sibling_cpumask() and cpu_online_mask only after the
- * CPUHP_AP_ONLINE_DYN callbacks, in take_cpu_down() -> __cpu_disable()
- * (x86: native_cpu_disable() -> cpu_disable_common() ->
- * remove_siblinginfo(), arch/x86/kernel/smpboot.c, 6.1 and 6.12).  A CPU
- * coming online is in its siblings' masks before its online callbacks
- * run (set_cpu_sibling_map(), from smp_callin() in 6.1 and ap_starting()
- * in 6.12).
+ * none) aside.  A CPU going offline leaves the sibling and online masks
+ * only after the CPUHP_AP_ONLINE_DYN callbacks (__cpu_disable()); one
+ * coming online is in them before its callbacks run (set_cpu_sibling_map()).
  */
 static bool td_smt(unsigned int cpu, unsigned int gone)
 {
@@ -224,12 +212,10 @@ static bool td_smt(unsigned int cpu, unsigned int gone)
 }
 
 /*
- * A sibling of this CPU came or went: with the other SMT setting, the
- * SMT-dependent events (skl's AnyThread forms) and formulas change.  The
- * interval being counted ends, published as not counted (its counts are
- * of the old formulas, and the simulated or real core changed under them),
- * and the counters are opened again for the new setting, on this CPU: its
- * counters are read and switched only from here.
+ * A sibling came or went, so the SMT-dependent events (skl's AnyThread
+ * forms) and formulas change: the interval ends as not counted and the
+ * counters are reopened for the new setting, on this CPU, the only place
+ * they are read and switched.
  */
 static void td_smt_work(struct work_struct *work)
 {

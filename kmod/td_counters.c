@@ -62,14 +62,10 @@ static bool td_want_pinned(const struct td_cpu *tc, unsigned int i)
 }
 
 /*
- * The events counted all the time pinned, the others not: pinned-ness is
- * fixed when a counter is created, and the sets change with the counters
- * found free.  A pinned event of a set would make perf schedule every
- * pinned event out and in again at each of its turns, and the events
- * counted all the time would miss that time each (zen4's Level 1 made on 6
- * counters, then counted on 5 as under the NMI watchdog, was a point off
- * at 10 ms).  So an event whose place changed is created again, disabled;
- * so is one whose form changed (a fixed counter given up or taken back).
+ * Pin the events counted all the time, and no others: a pinned event in a
+ * set would make perf reschedule every pinned event at each of its turns.
+ * Pinned-ness is fixed at creation, so an event whose place or form changed
+ * is created again, disabled.
  */
 void td_reform(struct td_cpu *tc)
 {
@@ -107,13 +103,11 @@ void td_reform(struct td_cpu *tc)
 }
 
 /*
- * The PMU a CPU's PERF_TYPE_HARDWARE cycles reach, when it is not the one
- * its raw events went to (@type): perf_init_event() offers such an event
- * that the PERF_TYPE_RAW PMU refused to every PMU, and the hybrid one
- * that has the CPU takes it (x86_pmu_event_init() refuses the others'
- * CPUs with -ENOENT).  So E-cores find cpu_atom, and tdsim's atom_cpus=
- * find tdsim_atom, with no parameter.  Returns whether it found one; then
- * @type is its type and @tc->pmu_name its name.
+ * The PMU that the CPU's PERF_TYPE_HARDWARE cycles reach, if not @type:
+ * perf_init_event() offers an event the raw PMU refused to every PMU, and
+ * on a hybrid part only the one that has the CPU takes it (x86 refuses the
+ * others with -ENOENT).  So E-cores find cpu_atom, and tdsim's atom_cpus=
+ * find tdsim_atom.  If found, @type and @tc->pmu_name say which.
  */
 static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 {
@@ -149,10 +143,9 @@ void td_cpu_log_reset(void)
 }
 
 /*
- * Once per model and start, as the NMI watchdog says it takes a counter:
- * which events the module holds on each CPU of that model, the pinned ones
- * (a perf user of the same counters is then multiplexed) and the ones that
- * take turns on what is left.
+ * Once per model and start, as the NMI watchdog logs its counter: the
+ * events held on each CPU of the model, and which are pinned (a perf user
+ * of the same counters is then multiplexed).
  */
 static void td_log_held(const struct td_cpu *tc)
 {
@@ -181,11 +174,9 @@ static void td_log_held(const struct td_cpu *tc)
 }
 
 /*
- * Room for @nr counters (at most TD_MAX_EVENTS) and their sample, what the
- * CPU's model has rather than the most any model has: allocated at the
- * CPU's first open and kept, with the totals, until unload (a hybrid CPU
- * moved to its own PMU may come to a model with more events: the counts so
- * far are kept).
+ * Room for @nr counters and their sample, as many as the CPU's model has,
+ * kept with the totals until unload; a hybrid CPU moved to its own PMU may
+ * need more, and growing keeps the counts so far.
  */
 static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 {
@@ -286,11 +277,7 @@ again_fixed:
 		tc->nr = i + 1;
 		if (!(tc->open & BIT(i)))
 			continue;
-		/*
-		 * The events counted all the time are pinned: enabling the
-		 * next set's (flexible) events then reschedules only those,
-		 * and never stops the normalizers and Level 1.
-		 */
+		/* pinned: switching sets never stops them (td_reform()) */
 		attr.pinned = td_want_pinned(tc, i);
 		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
 		/* the hardware PMU's own events only (tdsim is not PMUv3) */
@@ -301,12 +288,10 @@ again_fixed:
 		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (m->smt_only & BIT(i))) {
 			/*
-			 * No AnyThread: intel_pmu_hw_config() refuses the bit
-			 * with -EINVAL on a PMU of version < 3, and KVM gives
-			 * its guests version 2 (kvm_init_pmu_capability()).
-			 * Count per thread: the events and formulas without
-			 * SMT (perf's, which name the AnyThread events
-			 * whenever SMT is on, compute no Level 1 there).
+			 * No AnyThread: intel_pmu_hw_config() refuses it with -EINVAL
+			 * on a PMU of version < 3, as KVM gives its guests
+			 * (kvm_init_pmu_capability()).  Count per thread, with the
+			 * events and formulas without SMT.
 			 */
 			pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
 				cpu, m->events[i].name, tc->smt ? "on" : "off");

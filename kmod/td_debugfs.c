@@ -5,26 +5,20 @@
  *   cpuN/level1   Level 1 in percent, adding up to exactly 100.00
  *   cpuN/level2   Level 2, each pair adding up to its parent
  *   cpuN/raw      per event: name, delta, total, enabled_ns, running_ns
- *   cpuN/info     model, width and where it comes from, state,
- *                 multiplexing, event sets, the share
- *                 of the interval each level counted, how many events
- *                 that took turns were estimated by regression, the
- *                 rounds of turns planned and how calm Level 1 was,
- *                 interval
+ *   cpuN/info     model, state, multiplexing, event sets and how the
+ *                 interval was counted
  *   interval_ms   sampling interval (0600)
- *   running       1 while counting, 0 while stopped; write 1 to start, 0
- *                 to stop (0600, CAP_PERFMON or CAP_SYS_ADMIN)
+ *   running       1 while counting; write 1 to start, 0 to stop (0600,
+ *                 CAP_PERFMON or CAP_SYS_ADMIN)
  *   models        supported model names
- *   stats         samples, time slices, the sampling work's cost and of it
- *                 set switching, counter reads (the floor) and
- *                 notifications; errors (summed over CPUs); the bytes of
- *                 per-CPU state allocated (td_cpu_memory())
+ *   stats         the sampling work's counts and cost, errors, and the
+ *                 per-CPU memory allocated (td_cpu_memory())
  *
  * Files exist for every present CPU from load to unload, so hotplug never
- * removes a file under a reader; a CPU added later (a VM's vCPU hot-add)
- * gets its files when it first comes online.  Not for every possible CPU:
- * each file's removal sums the debugfs mount's per-CPU count over every
- * possible CPU, which with thousands of them makes unloading slow.
+ * removes a file under a reader; a CPU added later gets its files when it
+ * first comes online.  Not for every possible CPU: each removal sums the
+ * debugfs mount's per-CPU count over all of them, which makes unloading
+ * slow with thousands.
  *
  * The levels and raw counts are the CPU's sample, as netlink publishes it.
  */

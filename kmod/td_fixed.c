@@ -35,22 +35,11 @@ int td_fixed_held(const struct td_cpu *tc)
 }
 
 /*
- * An event of ours on a fixed counter that it should give up, or -1 (its
- * index).  Fixed counter 3 of Ice Lake and later is the one perf's own
- * topdown needs (perf stat's default metrics, --topdown, -M TopdownL1:
- * TOPDOWN.SLOTS and the PERF_METRICS events have no other counter), and a
- * pinned TOPDOWN.SLOTS of ours would leave those "<not counted>" for as
- * long as the module runs.  So the module gives such a counter up, and
- * counts the event's general-purpose form (TOPDOWN.SLOTS_P) pinned
- * instead, when, @missing of its enabled events being off their counters:
- * - none is, and a flexible group waits for counters on the PMU (perf's
- *   rotate_necessary): another perf user's, as all of ours are on.  It may
- *   need that counter; giving it up costs one general-purpose counter,
- *   which perf's rotation shares anyway.
- * - or it is the only one off: another perf user holds it pinned.
- * (A flexible group that cannot go on keeps every later flexible group
- * off, ours included: td_start_sets() gives the counter up too before it
- * finds no counter for the normalizer.)
+ * An event of ours on a fixed counter it should give up, or -1.  Fixed
+ * counter 3 (Ice Lake on) is the only one perf's own topdown can use, so
+ * TOPDOWN.SLOTS_P takes over when a flexible group waits on the PMU
+ * (rotate_necessary) with none of ours @missing, or when ours is the only
+ * event missing (another perf user holds the counter pinned).
  */
 int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
 {
@@ -101,12 +90,11 @@ bool td_fixed_free(struct td_cpu *tc)
 }
 
 /*
- * Which counters others hold, for info: a fixed counter whose event perf
- * placed on a general-purpose one instead (the NMI watchdog's cycles event
- * sits on fixed counter 1 of Intel CPUs, on the cycle counter of Arm
- * ones), then the general-purpose counters the sets were made without
- * beyond those events'.  A fixed counter none of the level's events uses
- * is not seen.
+ * Which counters others hold, for info: fixed counters whose event perf put
+ * on a general-purpose counter (the NMI watchdog holds fixed counter 1 on
+ * Intel, the cycle counter on Arm), and the general-purpose counters the
+ * sets were built without.  Fixed counters the level does not use are not
+ * seen.
  */
 void td_find_held(struct td_cpu *tc)
 {

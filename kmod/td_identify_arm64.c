@@ -37,13 +37,11 @@ static void td_read_pmceid(void *id)
 }
 
 /*
- * Whether @cpu's PMUv3 implements the common event @config.  A raw event
- * it does not implement is created all the same and counts nothing (the
- * kernel's armv8pmu maps any raw number), so the module asks the PMU:
- * PMCEID0/1_EL0 have a bit for each of events 0x0-0x3f in their low
- * halves and 0x4000-0x403f in their high halves, the bits the kernel's
- * sysfs events/ directory is made from.  Other numbers are
- * IMPLEMENTATION DEFINED and cannot be asked about: taken as counted.
+ * Whether @cpu's PMUv3 implements the common event @config: armv8pmu takes
+ * any raw number, and one not implemented counts nothing.  PMCEID0/1_EL0
+ * cover events 0x0-0x3f in their low halves and 0x4000-0x403f in their high
+ * halves; IMPLEMENTATION DEFINED numbers cannot be asked about and are
+ * taken as counted.
  */
 bool td_arch_implements(unsigned int cpu, u64 config)
 {
@@ -64,15 +62,10 @@ bool td_arch_implements(unsigned int cpu, u64 config)
 }
 
 /*
- * PMMIR_EL1 as the kernel's arm_pmuv3 driver reads it for its caps/slots
- * (linux-source-6.12: drivers/perf/arm_pmuv3.c __armv8pmu_probe_pmu() and
- * slots_show(), asm/arm_pmuv3.h read_pmuver(), pmuv3_implemented(),
- * is_pmuv3p4(); include/linux/perf/arm_pmuv3.h ARMV8_PMU_SLOTS): the
- * register exists from PMUv3p4 on, ID_AA64DFR0_EL1.PMUVer (bits [11:8])
- * 5 or more, where 0xf is an IMPLEMENTATION DEFINED PMU and not PMUv3;
- * its bits [7:0] are the slots per cycle that STALL_SLOT counts, which
- * perf's metrics take as #slots.  The driver reads it on one CPU of each
- * PMU; the module reads each CPU's own.
+ * PMMIR_EL1 exists from PMUv3p4 on (ID_AA64DFR0_EL1.PMUVer >= 5, 0xf being
+ * an IMPLEMENTATION DEFINED PMU); its SLOTS field is the slots per cycle
+ * that STALL_SLOT counts and perf's #slots.  Read as arm_pmuv3's
+ * __armv8pmu_probe_pmu() does, but on each CPU, not one per PMU.
  */
 #define TD_DFR0_PMUVER		GENMASK_ULL(11, 8)
 #define TD_PMUVER_V3P4		0x5

@@ -127,11 +127,10 @@ const struct td_model td_model_spr = {
 };
 
 /*
- * Granite Rapids (graniterapids/gnr-metrics.json, 7.3; 6.12 has no metrics
- * for it): Level 1 and 2 are spr's, events and formulas.  Level 4's memory
- * bandwidth counts cycles with 12 or more data reads outstanding, not 4:
- * OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12 (the encoding spr names
- * ALL_DATA_RD).  Level 3's tma_l3_miss_bound is spr's tma_dram_bound.
+ * Granite Rapids (gnr-metrics.json, 7.3 only): spr's Level 1 and 2.  Its
+ * memory bandwidth counts cycles with 12 or more data reads outstanding,
+ * not 4 (DATA_RD:c12, the encoding spr names ALL_DATA_RD), and Level 3's
+ * tma_l3_miss_bound is spr's tma_dram_bound.
  */
 static const struct td_event gnr_events[SPR_NR] = {
 	[SPR_SLOTS]		= { "TOPDOWN.SLOTS", 0x0400, 1, 0, 3, .every = true,
@@ -189,16 +188,13 @@ const struct td_model td_model_gnr = {
 /*
  * ---- Lion Cove (Arrow Lake, Lunar Lake P-cores, cpu_core): width 8 ----
  *
- * perf's lnl-metrics.json and arl-metrics.json (7.3) take every Level 1
- * node and the measured Level 2 child from its PERF_METRICS field, each a
- * fraction of the slots; here each is its general-purpose event over
- * TOPDOWN.SLOTS.  Unlike spr: bad speculation is measured
- * (TOPDOWN.BAD_SPEC_SLOTS), not what the others leave; neither frontend
- * bound nor fetch latency takes INT_MISC.UOP_DROPPING off; fetch latency
- * is 8 * IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE (cmask 8).  BAD_SPEC_SLOTS
- * and BR_MISPREDICT_SLOTS both need GP0, so Level 2 takes turns.
- * Level 3: MEMORY_STALLS.L1/L2/L3/MEM over the clock ticks, l2_bound as
- * the L2 hits' share (against MEM_LOAD_MISC_RETIRED.UC) of MEMORY_STALLS.L2.
+ * perf's lnl- and arl-metrics.json (7.3) take Level 1 and the measured
+ * Level 2 children from PERF_METRICS; here each is its general-purpose
+ * event over TOPDOWN.SLOTS.  Unlike spr, bad speculation is measured
+ * (TOPDOWN.BAD_SPEC_SLOTS), INT_MISC.UOP_DROPPING is not taken off and
+ * fetch latency uses cmask 8.  BAD_SPEC_SLOTS and BR_MISPREDICT_SLOTS both
+ * need GP0, so Level 2 takes turns.  Level 3's l2_bound is the L2 hits'
+ * share (against MEM_LOAD_MISC_RETIRED.UC) of MEMORY_STALLS.L2.
  */
 #define ALL10	0x03ff
 #define GP3	0x0008

@@ -7,9 +7,12 @@
 #include "td_math.h"
 
 /**
- * td_frac() - @num / @den in ppm, rounded down, clamped to [0, TD_PPM]
+ * td_frac() - @num / @den in ppm, rounded down
  * @num: numerator
- * @den: denominator; 0 gives 0 (callers flag an empty interval themselves)
+ * @den: denominator
+ *
+ * Return: the ratio clamped to [0, TD_PPM]; 0 when @den is 0 (callers flag
+ * an empty interval themselves).
  */
 u32 td_frac(u64 num, u64 den)
 {
@@ -21,12 +24,12 @@ u32 td_frac(u64 num, u64 den)
 }
 
 /**
- * td_frac_diff() - (@a - @b) / @den in ppm, 0 when @b >= @a
+ * td_frac_diff() - (@a - @b) / @den in ppm, for perf's "X - Y" numerators
  * @a:   minuend
  * @b:   subtrahend
  * @den: denominator
  *
- * For perf's "X - Y" numerators, which multiplexing noise can make negative.
+ * Return: the ratio, 0 when multiplexing noise makes @b >= @a.
  */
 u32 td_frac_diff(u64 a, u64 b, u64 den)
 {
@@ -34,10 +37,12 @@ u32 td_frac_diff(u64 a, u64 b, u64 den)
 }
 
 /**
- * td_share() - @part / @whole of @parent, as perf's d_ratio(): 0 when @whole is 0
+ * td_share() - @part / @whole of @parent, as perf's d_ratio()
  * @part:   numerator, clamped to @whole
  * @whole:  denominator
  * @parent: the fraction (ppm) to take the share of
+ *
+ * Return: the share in ppm, 0 when @whole is 0.
  */
 u32 td_share(u64 part, u64 whole, u32 parent)
 {

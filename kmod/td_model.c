@@ -10,16 +10,15 @@
 #include "td_model.h"
 
 /**
- * td_model_x86() - the model of an x86 CPU, as perf's x86/mapfile.csv
- * (linux-source-7.3) maps it to the metric tables the model follows
- * @vendor:    Intel or AMD
- * @family:    its family
- * @model:     its model number
- * @hybrid:    on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's CPUID
- *             0x1a EAX (TD_HYBRID()), else TD_NOT_HYBRID
+ * td_model_x86() - the model of an x86 CPU, as perf's x86/mapfile.csv maps it
+ * @vendor: Intel or AMD
+ * @family: its family
+ * @model:  its model number
+ * @hybrid: on a hybrid part (X86_FEATURE_HYBRID_CPU) this core's CPUID 0x1a
+ *          EAX (TD_HYBRID()), else TD_NOT_HYBRID
  *
- * 7.3's mapfile gives AMD family 0x1a models 0x30-0x3f, 0x50-0x5f and
- * 0x80 up to amdzen6, the rest to amdzen5 (6.12's: all to amdzen5).
+ * AMD family 0x1a follows 7.3's mapfile, which gives some models to amdzen6
+ * (6.12's gives them all to amdzen5).
  *
  * Return: the model, or NULL (unknown CPUs are not supported).
  */
@@ -89,19 +88,12 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 }
 
 /**
- * td_model_arm() - the model of an Arm CPU from its MIDR_EL1, as perf's
- * arm64/mapfile.csv (linux-source-7.3; 6.12's lacks N3 and V3) maps it to
- * the metric tables the model follows
+ * td_model_arm() - the model of an Arm CPU, as perf's arm64/mapfile.csv maps it
  * @midr: the CPU's MIDR_EL1
  *
- * Neoverse N2 r0p0 to r0p2 take CPU_CYCLES from STALL_SLOT and
- * STALL_SLOT_FRONTEND in perf's neoverse-n2-v2/metrics.json, unless
- * strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1: each
- * is 1 for "this part at this revision or later" (tools/perf/util/expr.c
- * and arch/arm64/util/header.c), and ^ binds tighter than | (expr.y), so
- * for an N2 it reads "r0p3 or later".  AmpereOne (0xc00fac30) and
- * AmpereOne X (0xc00fac40, ampereonex) have the same formulas and one
- * event number apart.
+ * Neoverse N2 r0p0 to r0p2 have a model of their own, as perf's N2
+ * expressions differ for them (td_arm.c).  N3 and V3 are in 7.3's mapfile
+ * only; AmpereOne X is AmpereOne with one event number apart.
  *
  * Return: the model, or NULL.
  */
@@ -139,6 +131,8 @@ const struct td_model *td_model_arm(u32 midr)
  * td_model_nr_events() - how many of a model's events a level needs
  * @m:     the model
  * @level: 1, 2 or 3
+ *
+ * Return: the number of events, those of the lower levels coming first.
  */
 unsigned int td_model_nr_events(const struct td_model *m, unsigned int level)
 {
@@ -155,8 +149,10 @@ unsigned int td_model_nr_events(const struct td_model *m, unsigned int level)
  * @m:    the model
  * @node: the node
  *
- * The nodes a model does not measure are 0 in its results and are shown as
- * n/a (retiring, bad speculation of a cycle-based model) or not at all.
+ * Nodes a model does not measure are 0 in its results, shown as n/a or not
+ * at all.
+ *
+ * Return: true if @m measures @node.
  */
 bool td_model_has_l1(const struct td_model *m, enum td_l1 node)
 {

@@ -17,9 +17,8 @@ enum td_vendor {
 
 /*
  * Level 1 nodes; smt_contention exists on AMD Zen only.  A cycle-based model
- * (Neoverse N1) has no slots: it gives frontend and backend as stalled
- * cycles and the rest as not_stalled (retiring and bad speculation, which
- * it cannot tell apart).
+ * (Neoverse N1) gives frontend and backend as stalled cycles and the rest as
+ * not_stalled.
  */
 enum td_l1 {
 	TD_RETIRING,
@@ -32,11 +31,9 @@ enum td_l1 {
 };
 
 /*
- * Level 2 nodes, in pairs that add up to their Level 1 parent.  A model
- * publishes its own pairs (struct td_pair): Intel Core and AMD Zen the
- * first eight; the Atom cores split backend bound into core and resource
- * bound and have no retiring pair; AmpereOne splits bad speculation into
- * branch and other mispredictions and has no retiring pair either.
+ * Level 2 nodes, in pairs that add up to their Level 1 parent.  Each model
+ * publishes its own pairs (struct td_pair); Intel Core and AMD Zen have the
+ * first eight.
  */
 enum td_l2 {
 	TD_LIGHT_OPERATIONS,
@@ -70,25 +67,20 @@ struct td_pair {
  * @gp:     the general-purpose counters it may use (perf's JSON "Counter");
  *          0 for a fixed-counter-only event
  * @fixed:  the fixed counter that can hold it, or -1
- * @every:  a normalizer (slots or cycles): counted in every event set, so
- *          that each set has its own (the first opened one is the set's)
+ * @every:  a normalizer (slots or cycles), counted in every event set; the
+ *          first opened one is the sets'
  * @slots:  counts pipeline slots (a normalizer that does not count cycles)
  * @grp:    events with the same non-zero @grp feed one formula term and go
  *          into one event set when they fit together
- * @ref:    the lower-numbered event this one is a part of (its Level 1
- *          parent's event): a count measured in some sets only is scaled
- *          to the interval by @ref's count in the same windows, so a child
- *          is its share of the parent; 0 (or @ref not in the same set):
- *          the normalizer
- * @parent: 1 + the Level 1 node this one is a part of (enum td_l1), for
- *          a parent that is no single event (bad speculation is what the
- *          other nodes leave): the count is scaled by that node as the
- *          formulas give it from the events counted all the time, in the
- *          same windows; it takes precedence over @ref
- * @gp_form: for an event only a fixed counter can count, the same count as
- *          a general-purpose event (TOPDOWN.SLOTS_P for TOPDOWN.SLOTS),
- *          opened where that fixed counter does not exist (KVM gives
- *          guests 3 fixed counters)
+ * @ref:    the lower-numbered event this one is part of (its Level 1
+ *          parent's): a count from some sets only is scaled by @ref's count
+ *          in the same windows; 0, or @ref in another set: the normalizer
+ * @parent: 1 + the Level 1 node this one is part of (enum td_l1), where that
+ *          node is no single event (bad speculation): scaled by the node as
+ *          the always-counted events give it; takes precedence over @ref
+ * @gp_form: the general-purpose form of a fixed-counter-only event
+ *          (TOPDOWN.SLOTS_P for TOPDOWN.SLOTS), for a PMU without that
+ *          fixed counter (KVM gives guests 3)
  *
  * The sets are built from @gp, @fixed, @every and @grp (td_sets.c).
  */

@@ -24,15 +24,11 @@ u64 td_read_local(struct perf_event *ev)
 }
 
 /*
- * How long @ev has been enabled but off its counter, ns: perf's enabled
- * less its running time.  Both advance together while the event counts,
- * neither while it is disabled, so perf's totals hold the gap as of now
- * except while the event waits for a counter (INACTIVE): the gap then
- * grows with perf's clock, and only perf_event_read_value() brings it up to
- * date.  On the event's CPU with interrupts off, as perf_event_read_local()
- * reads it: the totals and the state change only there, with interrupts
- * off (scheduling the event in or out, rotation, IPIs).  Returns false
- * when the event is INACTIVE.
+ * How long @ev has been enabled but off its counter, ns.  perf's totals
+ * hold that gap as of now except while the event waits for a counter
+ * (INACTIVE), when only perf_event_read_value() brings them up to date:
+ * returns false then.  On the event's CPU with interrupts off, the only
+ * place its totals and state change.
  */
 bool td_gap_local(struct perf_event *ev, u64 *gap)
 {
@@ -43,11 +39,11 @@ bool td_gap_local(struct perf_event *ev, u64 *gap)
 }
 
 /*
- * The slots per cycle the PMU of @ev says in its caps/slots, 0 if none:
- * the attribute arm_pmuv3 shows PMMIR_EL1.SLOTS in ("0x%08x\n") and
- * perf's #slots reads.  For pmu_type= (tdsim emulates it), whose PMU has
- * no registers of its own; its show() is called as sysfs calls it, on a
- * page (sysfs_emit() wants one).  The event holds the PMU's module.
+ * The slots per cycle in the caps/slots attribute of @ev's PMU, 0 if none,
+ * for pmu_type= (tdsim), which has no PMMIR_EL1: arm_pmuv3 shows that
+ * register's SLOTS there, and perf's #slots reads it.  show() is called as
+ * sysfs does, on a page (sysfs_emit() wants one); the event holds the
+ * PMU's module.
  */
 unsigned int td_caps_slots(struct perf_event *ev)
 {

@@ -16,12 +16,9 @@
 #define TD_TURN_MIN_US		2000	/* td_arm() */
 
 /*
- * The length of an interval that starts at @now, off the grid: every
- * CPU's intervals end on the same grid, the multiples of the interval in
- * CLOCK_MONOTONIC, so the samples of all CPUs cover the same windows (as
- * perf stat -I's lines do) and come out together, and a listener wakes
- * once for all of them.  It runs to the next point of the grid, or to the
- * one after when that is less than half an interval away.
+ * Intervals end on one CLOCK_MONOTONIC grid, so all CPUs' samples cover the
+ * same windows and a listener wakes once; a stub shorter than half an
+ * interval joins the next one.
  */
 u64 td_grid_len(const struct td_cpu *tc, u64 now)
 {
@@ -33,10 +30,8 @@ u64 td_grid_len(const struct td_cpu *tc, u64 now)
 }
 
 /*
- * What td_budget_rounds() plans by: an eighth of each new switch's time,
- * that time taken as at most twice the average, so that one switch a
- * hypervisor or an interrupt stretched moves it by an eighth at most,
- * while a CPU that stays slow doubles it within six switches.
+ * Average switch cost, each sample clamped to twice the average: a switch
+ * stretched by a hypervisor or an interrupt moves it little.
  */
 void td_switch_avg(struct td_cpu *tc, u64 sw)
 {
@@ -53,12 +48,9 @@ void td_switch_avg(struct td_cpu *tc, u64 sw)
 static unsigned long td_budget_said;	/* bit 0: dmesg said it this load */
 
 /*
- * At most as many rounds of @tc's sets in @len ns as switch_budget_pct of
- * it allows, at what a switch has cost here lately; at least one.  Where
- * a switch costs about as much as a slice (an emulated or overcommitted
- * CPU: on 64 vCPUs emulated on one host thread a switch took longer than
- * the 1 ms slice, and the CPUs did little but switch), the turns get
- * longer instead of the machine slower.
+ * Cap the rounds so that switching takes at most switch_budget_pct of @len:
+ * on an emulated or overcommitted CPU, longer turns rather than a slower
+ * machine.  At least one.
  */
 static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 {
@@ -80,9 +72,8 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 }
 
 /*
- * How many slices the span of @len ns from @from has: whole rounds of
- * every set.  The span is an interval, or its rest once a calm window
- * broke (td_work()).
+ * Plan the span of @len ns from @from as whole rounds of every set.  The
+ * span is an interval, or its rest once a calm window broke (td_work()).
  */
 void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 {
@@ -91,14 +82,9 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 	u64 rounds = 1;
 
 	/*
-	 * Slices of slice_us, but at least TD_MIN_ROUNDS turns of each set
-	 * per interval while the slices stay TD_SLICE_MIN_US or longer: a set
-	 * seen in a single window misses the phases of a short interval.
-	 * And at most TD_REG_WINDOWS turns, longer slices beyond: that is all
-	 * a set's regression remembers (td_reg.h), so more windows would
-	 * only fit it to the interval's end, and each switch costs a
-	 * rescheduling of the CPU's events per event enabled (1 ms slices
-	 * were 6 % of each emulated CPU at 1 s intervals, spr Level 3).
+	 * At least TD_MIN_ROUNDS turns per set, so that a set sees a short
+	 * interval's phases, and at most TD_REG_WINDOWS, all that a set's
+	 * regression keeps (td_reg.h): each switch reschedules every event.
 	 */
 	tc->calm_plan = false;
 	if (n > 1) {
@@ -108,16 +94,8 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 		rounds = min_t(u64, div64_u64(len, n * slice), TD_REG_WINDOWS);
 		rounds = max3(rounds, floor, (u64)1);
 		/*
-		 * A calm CPU, one turn each: its windows agree, so more of
-		 * them only cost switches (each a rescheduling of the CPU's
-		 * events per event enabled; a steady spr Level 3 CPU at 100
-		 * ms, TCG: the module's work per sample 2496 us with two
-		 * turns, 1371 with one).  A phase that starts in such an
-		 * interval has only that interval's turns and the regression
-		 * on Level 1 for the events that took turns; the next is
-		 * sliced again, its windows no longer calm.  Not while
-		 * another perf user takes counters: its rotation cuts windows,
-		 * and the counts come from the ones it did not cut.
+		 * A calm CPU's windows agree: one turn each saves switches.
+		 * Not while another perf user's rotation cuts windows.
 		 */
 		tc->calm_plan = tc->calm >= TD_CALM_INTERVALS && !tc->foreign &&
 				rounds > TD_CALM_ROUNDS;
@@ -143,14 +121,9 @@ void td_plan(struct td_cpu *tc, u64 len)
 }
 
 /*
- * The end of the slice that starts at @now: as planned on the grid, but a
- * turn at least half its slice (TD_TURN_MIN_US at most) however late the
- * last slice ended.  A timer late by most of a slice left the next turn a
- * few hundred microseconds, the set's only window of a calm interval, and
- * a window's count is off by its reads' offsets, a microsecond or so
- * under TCG: steady spr Level 3 CPUs at 10 ms, 6 intervals of ~38,000, 2-7
- * ms long, whose Level 2 set ran 0.18-0.29 ms, 0.10-0.14 points off.  The
- * interval then ends that much after its grid point, the next one on it.
+ * End the slice that starts at @now at its planned point, but give the turn
+ * at least half a slice (at most TD_TURN_MIN_US) however late the timer was:
+ * a very short window's count is mostly its reads' offsets.
  */
 void td_arm(struct td_cpu *tc, u64 now)
 {
@@ -163,17 +136,9 @@ void td_arm(struct td_cpu *tc, u64 now)
 }
 
 /*
- * A new order for the sets' turns in the next round.  Each set still gets
- * exactly one slice per round, but its place in the round is random: in a
- * fixed order each set would see the same part of any workload whose
- * period is a multiple of the round's (a loop of 24 ms against two sets of
- * 4 ms), and its counts would be those of that part alone.
- *
- * Letting the set that ended a round start the next (one switch fewer a
- * round with three sets or more) was tried: make bench-accuracy's p90s
- * were about twice as large at 100 ms (spr Level 3 0.013 -> 0.025 pp, icl
- * 0.021 -> 0.038, skl Level 2 0.041 -> 0.072; one run each): a set's two
- * turns then lie side by side and see less of the interval's phases.
+ * A new random order of the sets' turns: in a fixed order a set would see
+ * only the same part of a workload whose period is a multiple of a round.
+ * Letting the last set start the next round saves a switch, but sees less.
  */
 void td_shuffle(struct td_cpu *tc)
 {
@@ -188,13 +153,9 @@ void td_shuffle(struct td_cpu *tc)
 }
 
 /*
- * A calm interval's one round starts with the set counting as it begins,
- * which goes on counting: n - 1 switches an interval for n sets, not
- * n - 1/n (spr Level 3, steady, 10 ms, in instructions on 1 vCPU: 2.68 ->
- * 2.00 switches and 132 -> 110 us of work a sample).  The set's two turns
- * then lie side by side across the grid point, which a calm CPU's
- * windows, agreeing, do not mind; a phase that breaks the calm re-plans
- * the rest of the interval in rounds of free order (td_work()).
+ * A calm interval's single round starts with the set already counting, one
+ * switch fewer; calm windows do not mind that set's two turns lying side by
+ * side across the grid point.
  */
 void td_calm_first(struct td_cpu *tc)
 {
@@ -208,10 +169,9 @@ void td_calm_first(struct td_cpu *tc)
 }
 
 /*
- * Enable the counters of the first set with the ones counted all the time.
- * Where some do not get a counter (the NMI watchdog or another perf user
- * holds one), fewer counters are taken to be free and the sets are made
- * again, until they fit.  Returns 0 or -ENOSPC.
+ * Enable the first set with the events counted all the time.  Where some
+ * get no counter (the NMI watchdog or another perf user holds one), fewer
+ * counters are taken as free and the sets rebuilt.  Returns 0 or -ENOSPC.
  */
 static int td_start_sets(struct td_cpu *tc)
 {
@@ -232,10 +192,8 @@ static int td_start_sets(struct td_cpu *tc)
 			}
 			td_enable(tc, tc->open, false);
 			/*
-			 * Free: the counters the set tried took, not all it
-			 * assumed (a set of 7 of 8, one missing, found 6:
-			 * taken as 7, the next set of 7 made the sets again
-			 * and its regression started over)
+			 * Free: what the set did take, or the next set would
+			 * rebuild the sets and restart the regression.
 			 */
 			used = td_sets_gp_used(tc->model, td_on(tc), tc->fixed);
 			if (i < 0 && used > missing) {
@@ -269,9 +227,8 @@ static int td_start_sets(struct td_cpu *tc)
 
 /*
  * (Re)start counting from now with @gp general-purpose counters taken as
- * free: a new interval, nothing accumulated.  When not even the normalizer
- * with one more event gets counters, the CPU is "starved": its intervals
- * are not counted, and each one tries again with every counter.
+ * free.  When not even the normalizer and one more event get counters, the
+ * CPU is "starved": not counted, and each interval retries with them all.
  */
 void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 {
@@ -290,9 +247,9 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	*now = ktime_get_ns();
 	tc->starved = ret != 0;
 	/*
-	 * What the regression learnt stays while the sets do: a CPU short of
-	 * a counter tries them all again every TD_REGROW_INTERVALS and comes
-	 * back to the same sets.  (struct td_sets has no padding.)
+	 * Keep what the regression learnt while the sets stay: a CPU short of a
+	 * counter retries every TD_REGROW_INTERVALS and comes back to the same
+	 * sets.  (struct td_sets has no padding.)
 	 */
 	if (!tc->starved && tc->sets.nr > 1 &&
 	    (!tc->reg || memcmp(&old, &tc->sets, sizeof(old)))) {
@@ -318,14 +275,8 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		td_snapshot(tc, now, true, false);
 	}
 	/*
-	 * The interval starts here, so does the time off counters it counts
-	 * (td_foreign()): an attempt above that left events waiting for a
-	 * counter is not another perf user's.  (A CPU short of a counter
-	 * tries them all every TD_REGROW_INTERVALS; counted in the next
-	 * interval, its events missing from the attempt made it multiplexed
-	 * and unregressed: 1 in 16.  spr on 6 counters at 10 ms, a phased
-	 * CPU's Level 2 in 2 sets, TCG: worst interval of 120 0.7-1.6
-	 * points off in three runs, 0.08-0.10 since.)
+	 * The interval and its time off counters (td_foreign()) start here:
+	 * events an attempt above left waiting are not another perf user's.
 	 */
 	td_base_gaps(tc);
 	tc->ival_spread_ns = tc->starved ? 0 : tc->snap_spread_ns;

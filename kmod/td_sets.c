@@ -2,21 +2,18 @@
 /*
  * topdown event sets.
  *
- * perf_event_create_kernel_counter() makes no groups, and perf rotates
+ * perf_event_create_kernel_counter() makes no groups and perf rotates
  * ungrouped events one by one, so two counts that one formula divides would
- * come from different moments.  Instead the module counts a level's events
- * in sets that each fit the counters that are free, and switches whole sets
- * itself (td_cpu.c): within a set every ratio is exact.  The normalizers
- * (slots, cycles) and as much of Level 1 as leaves a counter free count in
- * every set, so Level 1 is counted all the time where the counters allow
- * it.  An event's formula-mates (td_event.grp) share a set when they fit.
+ * come from different moments.  Instead a level's events count in sets that
+ * each fit the free counters, and the module switches whole sets itself
+ * (td_schedule.c): within a set every ratio is exact.  The normalizers and
+ * as much of Level 1 as leaves a counter free count in every set; an
+ * event's formula-mates (td_event.grp) share a set when they fit.
  *
- * A count measured in one set is scaled to the interval by its reference
- * (td_event.ref, its Level 1 parent's event) measured in the same windows:
- * count * ref(interval) / ref(windows).  A child is then its share of the
- * parent in its set's windows, times the parent over the whole interval;
- * and the model's formulas applied to the scaled counts give exactly the
- * fractions published, so the counts published reproduce them.
+ * A count from one set is scaled to the interval by its reference
+ * (td_event.ref) measured in the same windows, count * ref(interval) /
+ * ref(windows), so the formulas on the scaled counts give exactly the
+ * fractions published.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -55,14 +52,12 @@ static bool td_takes_fixed(const struct td_event *e, unsigned int fixed,
  * @gp:     general-purpose counters free (counters 0..gp-1)
  * @fixed:  fixed counters free (0..fixed-1)
  *
- * A fixed-counter event takes its fixed counter while that is free (as
- * the x86 and Arm PMU drivers do), else a general-purpose one it allows;
- * one whose fixed counter does not exist counts as its general-purpose
- * form (td_event.gp_form), if it has one.
- * The general-purpose counters are given to the most constrained events
- * first, the lowest allowed first: perf's masks are nested (GP0, GP0-3,
- * GP0-7), and for nested masks that order finds an assignment whenever
- * one exists.
+ * A fixed-counter event takes its fixed counter while that is free (as the
+ * x86 and Arm PMU drivers do), else a general-purpose one; where its fixed
+ * counter does not exist it counts as td_event.gp_form, if it has one.
+ * General-purpose counters go to the most constrained events first, the
+ * lowest allowed first: perf's masks are nested (GP0, GP0-3, GP0-7), and
+ * for nested masks that order finds an assignment whenever one exists.
  *
  * Return: true if they fit.
  */
@@ -128,7 +123,7 @@ unsigned int td_sets_gp_used(const struct td_model *m, u32 events,
 	return n;
 }
 
-/* every event outside @placed fits with @with on its own */
+/* every event of @open outside @with fits with @with on its own */
 static bool td_room_for_each(const struct td_model *m, u32 open, u32 with,
 			     unsigned int gp, unsigned int fixed)
 {
@@ -160,11 +155,10 @@ static bool td_place(const struct td_model *m, struct td_sets *s, u32 g,
 }
 
 /*
- * Whether the Level 1 nodes computed from the events of @every alone still
- * follow the real ones: all of Level 1 is in @every, or each Level 1 event
- * that is not is a correction scaled by one that is (td_event.ref; skl's
- * recovery cycles by UOPS_ISSUED.ANY), so that taking it as 0 leaves a
- * node that moves with the parent (backend bound plus the recovery share).
+ * Whether the Level 1 nodes computed from @every alone follow the real
+ * ones: each Level 1 event not in it is a correction scaled by one that is
+ * (td_event.ref; skl's recovery cycles by UOPS_ISSUED.ANY), so taking it
+ * as 0 leaves a node that moves with its parent.
  */
 static bool td_nodes_follow(const struct td_model *m, u32 open, u32 every)
 {
