@@ -31,22 +31,6 @@
 #define TD_CAN_NOTIFY		false
 #endif
 
-/*
- * Whether a flexible group of this event's PMU found no counter at its last
- * scheduling: perf sets rotate_necessary for that (merge_sched_in(), 6.1
- * and 6.12), in the event's context before 6.2 and in its PMU's part of the
- * context (struct perf_event_pmu_context) since.  Read without perf's lock:
- * a hint, acted on at the next interval.
- */
-static inline bool td_group_waits(struct perf_event *ev)
-{
-#ifdef TD_HAVE_PERF_PMU_CTX
-	return READ_ONCE(ev->pmu_ctx->rotate_necessary);
-#else
-	return READ_ONCE(ev->ctx->rotate_necessary);
-#endif
-}
-
 /* kzalloc_obj() (7.0): a zeroed object of the type of what it is given */
 #ifndef kzalloc_obj
 #define kzalloc_obj(p, gfp)	kzalloc(sizeof(p), gfp)

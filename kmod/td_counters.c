@@ -50,7 +50,7 @@ unsigned int td_missing(const struct td_cpu *tc)
 
 	for (i = 0; i < tc->nr; i++)
 		if ((on & BIT(i)) && tc->ctr[i].event &&
-		    READ_ONCE(tc->ctr[i].event->state) != PERF_EVENT_STATE_ACTIVE)
+		    !td_perf_active(tc->ctr[i].event))
 			n++;
 	return n;
 }
@@ -82,9 +82,10 @@ void td_reform(struct td_cpu *tc)
 			continue;
 		want = td_want_pinned(tc, i);
 		e = td_event_form(&tc->model->events[i], tc->fixed);
-		if (k->event->attr.pinned == want && k->event->attr.config == e->config)
+		if (td_perf_attr(k->event)->pinned == want &&
+		    td_perf_attr(k->event)->config == e->config)
 			continue;
-		attr = k->event->attr;
+		attr = *td_perf_attr(k->event);
 		attr.pinned = want;
 		attr.config = e->config;
 		attr.disabled = 1;
@@ -124,10 +125,10 @@ static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 	ev = perf_event_create_kernel_counter(&attr, tc->cpu, NULL, NULL, NULL);
 	if (IS_ERR(ev))
 		return false;
-	found = ev->pmu->type != *type;
+	found = td_perf_pmu(ev)->type != *type;
 	if (found) {
-		*type = ev->pmu->type;
-		strscpy(tc->pmu_name, ev->pmu->name, sizeof(tc->pmu_name));
+		*type = td_perf_pmu(ev)->type;
+		strscpy(tc->pmu_name, td_perf_pmu(ev)->name, sizeof(tc->pmu_name));
 	}
 	perf_event_release_kernel(ev);
 	return found;
@@ -378,7 +379,7 @@ again_fixed:
 	td_set_slots(tc, tc->base);
 	for (i = 0; i < tc->nr && !tc->pmu_name[0]; i++)
 		if (tc->ctr[i].event)
-			strscpy(tc->pmu_name, tc->ctr[i].event->pmu->name,
+			strscpy(tc->pmu_name, td_perf_pmu(tc->ctr[i].event)->name,
 				sizeof(tc->pmu_name));
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;

@@ -50,8 +50,8 @@ int td_fixed_wanted(const struct td_cpu *tc, unsigned int missing)
 		return -1;
 	ev = tc->ctr[i].event;
 	if (!missing)
-		return td_group_waits(ev) ? i : -1;
-	return missing == 1 && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ? i : -1;
+		return td_perf_group_waits(ev) ? i : -1;
+	return missing == 1 && !td_perf_active(ev) ? i : -1;
 }
 
 /*
@@ -73,7 +73,7 @@ bool td_fixed_free(struct td_cpu *tc)
 		    (unsigned int)e->fixed < tc->fixed ||
 		    (unsigned int)e->fixed >= tc->fixed_max)
 			continue;
-		attr = tc->ctr[i].event->attr;
+		attr = *td_perf_attr(tc->ctr[i].event);
 		attr.config = e->config;
 		attr.pinned = 0;
 		attr.disabled = 1;
@@ -81,7 +81,7 @@ bool td_fixed_free(struct td_cpu *tc)
 		if (IS_ERR(ev))
 			return false;
 		perf_event_enable(ev);
-		got = READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE;
+		got = td_perf_active(ev);
 		perf_event_release_kernel(ev);
 		if (!got)
 			return false;
@@ -113,9 +113,9 @@ void td_find_held(struct td_cpu *tc)
 		    (unsigned int)e->fixed < tc->fixed_max)
 			held |= BIT(e->fixed);
 		if (!ev || e->fixed < 0 || (unsigned int)e->fixed >= tc->fixed ||
-		    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
+		    !td_perf_active(ev))
 			continue;
-		idx = READ_ONCE(ev->hw.idx);
+		idx = td_perf_counter(ev);
 		if (idx >= 0 && idx != td_arch_fixed_idx(e->fixed, tc->cfg->pmu_type < 0)) {
 			held |= BIT(e->fixed);
 			moved++;

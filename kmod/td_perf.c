@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * topdown: perf's internals, in one place.
+ *
+ * The module reads a few fields of struct perf_event that perf keeps to
+ * itself, because what it needs (perf_event_read_local()) is not exported
+ * to modules.  Each is read here alone, behind a function that says what
+ * it means, so that a kernel that changes one breaks this file and no
+ * other; selftests/kmod/td_perf_test holds the read to perf's own.
  */
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -9,34 +15,6 @@
 #include <linux/string.h>
 #include "topdown.h"
 #include "td_internal.h"
-
-/*
- * An event's count now, on its CPU with interrupts off: what
- * perf_event_read_local() does for the count, which modules cannot call
- * (it is not exported: Module.symvers of 6.1 and 6.12).  An event on a
- * counter is read from its PMU; one that is not holds its count.
- */
-u64 td_read_local(struct perf_event *ev)
-{
-	if (READ_ONCE(ev->oncpu) == smp_processor_id())
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
-
-/*
- * How long @ev has been enabled but off its counter, ns.  perf's totals
- * hold that gap as of now except while the event waits for a counter
- * (INACTIVE), when only perf_event_read_value() brings them up to date:
- * returns false then.  On the event's CPU with interrupts off, the only
- * place its totals and state change.
- */
-bool td_gap_local(struct perf_event *ev, u64 *gap)
-{
-	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE)
-		return false;
-	*gap = ev->total_time_enabled - ev->total_time_running;
-	return true;
-}
 
 /*
  * The slots per cycle in the caps/slots attribute of @ev's PMU, 0 if none,
@@ -78,7 +56,8 @@ unsigned int td_caps_slots(struct perf_event *ev)
 /**
  * td_perf_read_local() - what perf_event_read_local() does, for a module
  * @ev:      a CPU-wide event of this CPU; interrupts off
- * @value:   out: its count, read from its PMU while it is on a counter
+ * @value:   out: its count, read from its PMU while it is on a counter;
+ *           NULL: the times alone
  * @enabled: out: its enabled time, ns, as perf last brought it up to date
  * @running: out: and its running time
  *
@@ -96,10 +75,50 @@ int td_perf_read_local(struct perf_event *ev, u64 *value, u64 *enabled,
 	lockdep_assert_irqs_disabled();
 	if (ev->cpu != smp_processor_id())
 		return -EINVAL;
-	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+	if (value && READ_ONCE(ev->oncpu) == smp_processor_id())
 		ev->pmu->read(ev);
-	*value = local64_read(&ev->count);
+	if (value)
+		*value = local64_read(&ev->count);
 	*enabled = ev->total_time_enabled;
 	*running = ev->total_time_running;
 	return READ_ONCE(ev->state) == PERF_EVENT_STATE_INACTIVE ? -EAGAIN : 0;
+}
+
+/* whether @ev is on a counter now (perf scheduled it in) */
+bool td_perf_active(const struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE;
+}
+
+/* the counter perf put @ev on (perf's hw.idx), or -1 */
+int td_perf_counter(const struct perf_event *ev)
+{
+	return READ_ONCE(ev->hw.idx);
+}
+
+/* the attributes @ev was created with */
+const struct perf_event_attr *td_perf_attr(const struct perf_event *ev)
+{
+	return &ev->attr;
+}
+
+/* the PMU that took @ev */
+const struct pmu *td_perf_pmu(const struct perf_event *ev)
+{
+	return ev->pmu;
+}
+
+/*
+ * Whether a flexible group of @ev's PMU found no counter at its last
+ * scheduling: perf sets rotate_necessary for that (merge_sched_in()), in
+ * the event's context before 6.2 and in its PMU's part of the context
+ * since.  Read without perf's lock: a hint, acted on at the next interval.
+ */
+bool td_perf_group_waits(const struct perf_event *ev)
+{
+#ifdef TD_HAVE_PERF_PMU_CTX
+	return READ_ONCE(ev->pmu_ctx->rotate_necessary);
+#else
+	return READ_ONCE(ev->ctx->rotate_necessary);
+#endif
 }

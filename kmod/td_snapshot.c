@@ -47,11 +47,12 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 			 bool reread)
 {
 	struct td_scratch *x = &tc->scr;
-	u64 best = U64_MAX, after, r;
+	u64 best = U64_MAX, after, r, en, run;
 	unsigned int n;
+	int ret;
 
 	for (n = 1; ; n++) {
-		r = td_read_local(tc->ctr[i].event);
+		ret = td_perf_read_local(tc->ctr[i].event, &r, &en, &run);
 		after = ktime_get_ns();
 		if (after - p->t1 < best) {
 			best = after - p->t1;
@@ -75,10 +76,10 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 	p->hi = max(p->hi, x->ts[i]);
 	p->first = min(p->first, x->ts[i] - best / 2);
 	p->end = max(p->end, x->ts[i] - best / 2 + best);
-	if (td_gap_local(tc->ctr[i].event, &x->gap[i]))
+	/* its times are current unless it waits for a counter */
+	x->gap[i] = ret ? 0 : en - run;
+	if (!ret)
 		p->running |= BIT(i);
-	else
-		x->gap[i] = 0;
 	p->t1 = after;
 }
 
@@ -341,8 +342,8 @@ int td_snapshot(struct td_cpu *tc, u64 *now, bool switched, bool may_wait)
 }
 
 /*
- * Each open event's enabled less running time now (td_gap_local()); perf's
- * own reckoning, which sleeps, for one waiting for its counter.
+ * Each open event's enabled less running time now (td_perf_read_local());
+ * perf's own reckoning, which sleeps, for one waiting for its counter.
  */
 void td_read_gaps(struct td_cpu *tc)
 {
@@ -354,10 +355,14 @@ void td_read_gaps(struct td_cpu *tc)
 	local_irq_save(flags);
 	for (i = 0; i < tc->nr; i++) {
 		struct perf_event *ev = tc->ctr[i].event;
+		u64 en, run;
 
-		if ((tc->open & BIT(i)) && ev &&
-		    (smp_processor_id() != tc->cpu || !td_gap_local(ev, &gap[i])))
+		if (!(tc->open & BIT(i)) || !ev)
+			continue;
+		if (td_perf_read_local(ev, NULL, &en, &run))
 			stale |= BIT(i);
+		else
+			gap[i] = en - run;
 	}
 	local_irq_restore(flags);
 	for (i = 0; i < tc->nr; i++) {
