@@ -204,6 +204,198 @@ static int td_ctr_reserve(struct td_cpu *tc, unsigned int nr)
 	return 0;
 }
 
+/* how creating a level's counters went */
+struct td_opening {
+	unsigned int nr;	/* the level's events */
+	unsigned int failed;	/* the event whose counter failed (tc->err) */
+	bool guest_refused;	/* a mediated VM refused guest time */
+};
+
+enum td_created {
+	TD_CREATED,		/* every counter, or tc->err says why not */
+	TD_AGAIN_PER_THREAD,	/* AnyThread refused: again, per thread */
+	TD_AGAIN_FEWER_FIXED,	/* no such fixed counter: again, fewer */
+};
+
+/*
+ * Level 1 and 2 open one form of an SMT-dependent event, so Level 1 fits;
+ * Level 3 opens both, as tdnl's per-thread formulas need
+ * CPU_CLK_UNHALTED.THREAD.  Where the PMU refused AnyThread, the
+ * per-thread form alone.
+ */
+static void td_open_mask(struct td_cpu *tc, unsigned int nr)
+{
+	const struct td_model *m = tc->model;
+	u32 skip;
+
+	if (tc->any_refused)
+		skip = m->smt_only;
+	else
+		skip = tc->cfg->level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
+	tc->core_wide = m->smt_only && tc->smt && !tc->any_refused;
+	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
+	tc->gp = m->gp_counters;
+	tc->fixed = m->fixed_counters;
+}
+
+/* a counter's interval state, before its event is created */
+static void td_ctr_reset(struct td_counter *k)
+{
+	k->based = false;
+	k->acc = (struct td_acc){ 0 };
+	k->acc_run = 0;
+	k->last_gap = 0;
+	k->delta = 0;
+	k->d_enabled = 0;
+	k->d_running = 0;
+}
+
+/*
+ * Event @i's counter, pinned if it is counted all the time (switching sets
+ * then never stops it: td_reform()).  A refusal the PMU of a KVM guest
+ * gives asks for another try: no AnyThread (intel_pmu_hw_config() refuses
+ * it on a PMU of version < 3, as kvm_init_pmu_capability() gives), or no
+ * such fixed counter (validate_event(); a guest has 3).
+ */
+static enum td_created td_create(struct td_cpu *tc, struct perf_event_attr *attr,
+				 unsigned int i, struct td_opening *op)
+{
+	const struct td_event *e = &tc->model->events[i];
+	struct perf_event *ev;
+
+	attr->pinned = td_want_pinned(tc, i);
+	attr->config = td_event_form(e, tc->fixed)->config;
+	/* the hardware PMU's own events only (tdsim is not PMUv3) */
+	if (tc->cfg->pmu_type < 0 && !td_arch_implements(tc->cpu, attr->config)) {
+		tc->err = -EOPNOTSUPP;
+		return TD_CREATED;
+	}
+	ev = perf_event_create_kernel_counter(attr, tc->cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (tc->model->smt_only & BIT(i))) {
+		pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
+			tc->cpu, e->name, tc->smt ? "on" : "off");
+		tc->any_refused = true;
+		return TD_AGAIN_PER_THREAD;
+	}
+	if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && e->gp_form && e->fixed >= 0 &&
+	    (unsigned int)e->fixed < tc->fixed) {
+		pr_info_ratelimited("cpu%u: %s refused (no fixed counter %d, as in a KVM guest): counting %s\n",
+				    tc->cpu, e->name, e->fixed, e->gp_form->name);
+		tc->fixed = e->fixed;
+		return TD_AGAIN_FEWER_FIXED;
+	}
+	if (IS_ERR(ev)) {
+		tc->err = PTR_ERR(ev);
+		/* 7.0+: a VM with a mediated PMU refuses guest time */
+		op->guest_refused = tc->err == -EOPNOTSUPP && !attr->exclude_guest;
+		return TD_CREATED;
+	}
+	tc->ctr[i].event = ev;
+	return TD_CREATED;
+}
+
+/* every counter of the level, tried again where the PMU asks (td_create()) */
+static void td_create_all(struct td_cpu *tc, struct perf_event_attr *attr,
+			  struct td_opening *op)
+{
+	enum td_created r = TD_AGAIN_PER_THREAD;
+	unsigned int i;
+
+	for (;;) {
+		if (r == TD_AGAIN_PER_THREAD)
+			td_open_mask(tc, op->nr);
+		tc->fixed_max = tc->fixed;
+		tc->err = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);
+		r = TD_CREATED;
+		for (i = 0; i < op->nr && !tc->err && r == TD_CREATED; i++) {
+			td_ctr_reset(&tc->ctr[i]);
+			tc->nr = i + 1;
+			if (tc->open & BIT(i))
+				r = td_create(tc, attr, i, op);
+		}
+		if (r == TD_CREATED) {
+			op->failed = tc->err && i ? i - 1 : i;
+			return;
+		}
+		td_release(tc);
+	}
+}
+
+/*
+ * The CPU's own PMU is another one (a hybrid part's E-core: PERF_TYPE_RAW
+ * is cpu_core's type): its events are opened there, as model= says,
+ * atom_model= on that PMU, or the CPU's identity.  A pmu_type= that
+ * refuses the CPU is not second-guessed.
+ */
+static bool td_open_moved(struct td_cpu *tc, struct perf_event_attr *attr)
+{
+	if (tc->err != -ENOENT || tc->cfg->pmu_type >= 0 || !td_own_pmu(tc, &attr->type))
+		return false;
+	td_release(tc);
+	tc->err = 0;
+	tc->pmu_type = attr->type;
+	if (tc->cfg->atom_model)
+		tc->model = td_cpu_model(tc, tc->cfg->atom_model);
+	pr_info_ratelimited("cpu%u: its events are %s's (type %d), not the raw PMU's: counted there as %s\n",
+			    tc->cpu, tc->pmu_name, attr->type, tc->model->name);
+	return true;
+}
+
+/* the room for the model's counters, or the CPU's error state */
+static int td_open_reserve(struct td_cpu *tc, struct td_opening *op)
+{
+	const struct td_model *m = tc->model;
+
+	tc->nr = 0;
+	tc->open = 0;
+	if (td_ctr_reserve(tc, m->nr_events)) {
+		tc->state = TD_STATE_ERROR;
+		tc->err = -ENOMEM;
+		td_stats_add(&(struct td_stats){ .errors = 1 });
+		pr_info_ratelimited("cpu%u: no memory for %s's %u counters\n",
+				    tc->cpu, m->name, m->nr_events);
+		return -ENOMEM;
+	}
+	op->nr = min_t(unsigned int, td_model_nr_events(m, tc->cfg->level), TD_MAX_EVENTS);
+	return 0;
+}
+
+/*
+ * A counter could not be created: none is kept, and the state says why.
+ * -ENOENT: no PMU claims the event type (PERF_TYPE_RAW with no hardware
+ * PMU, as in a VM without PMU passthrough, or a pmu_type that does not
+ * exist); every other error is the counter's own.
+ */
+static void td_open_failed(struct td_cpu *tc, const struct td_opening *op)
+{
+	const struct td_model *m = tc->model;
+	unsigned int i = op->failed, cpu = tc->cpu;
+	bool named = i < op->nr && tc->nr;
+
+	if (named)
+		tc->err_event = td_event_form(&m->events[i], tc->fixed)->name;
+	td_release(tc);
+	tc->nr = 0;
+	tc->open = 0;
+	tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
+	td_stats_add(&(struct td_stats){ .errors = 1 });
+	if (tc->err == -ENOENT)
+		pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
+				    cpu, tc->cfg->pmu_type >= 0 ? "pmu_type's" : "raw");
+	else if (op->guest_refused)
+		pr_info_ratelimited("cpu%u: %s refused (%d): a VM with a mediated PMU runs, and count_guest=1 asks for guest time; load with count_guest=0 to count beside it\n",
+				    cpu, m->events[i].name, tc->err);
+	else if (tc->err == -EOPNOTSUPP)
+		pr_info_ratelimited("cpu%u: %s (%#llx) is not implemented by its PMU (PMCEID): not counted\n",
+				    cpu, m->events[i].name, m->events[i].config);
+	else if (named)
+		pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
+				    cpu, m->events[i].name, m->events[i].config, tc->err);
+	else
+		pr_info_ratelimited("cpu%u: %s's events fit no counters: %d\n",
+				    cpu, m->name, tc->err);
+}
+
 /*
  * Create the counters of @tc's level for its model and SMT setting, with
  * tc->lock held; returns with the CPU active, or with its state saying
@@ -217,163 +409,26 @@ void td_open(struct td_cpu *tc)
 		.disabled = 1,		/* the sets enable them in turn */
 		.exclude_guest = !tc->cfg->count_guest,
 	};
-	const struct td_model *m = tc->model;
-	unsigned int i, nr, cpu = tc->cpu;
-	bool moved = false, guest_refused = false;
-	u32 skip;
+	struct td_opening op = {};
+	bool moved = false;
+	unsigned int i;
 
 	tc->err = 0;
 	tc->err_event = NULL;
 	tc->held_fixed = 0;
 	tc->held_gp = 0;
 	tc->pmu_name[0] = '\0';
-	/*
-	 * What the regression learnt was of the events being replaced (an
-	 * SMT sibling came or went): td_begin() sizes it anew for the sets
-	 */
+	/* what the regression learnt was of the events being replaced */
 	kvfree(tc->reg);
 	tc->reg = NULL;
 	tc->reg_size = 0;
-again_pmu:
-	tc->nr = 0;
-	tc->open = 0;
-	if (td_ctr_reserve(tc, m->nr_events)) {
-		tc->state = TD_STATE_ERROR;
-		tc->err = -ENOMEM;
-		td_stats_add(&(struct td_stats){ .errors = 1 });
-		pr_info_ratelimited("cpu%u: no memory for %s's %u counters\n",
-				    cpu, m->name, m->nr_events);
-		return;
-	}
-	nr = min_t(unsigned int, td_model_nr_events(m, tc->cfg->level), TD_MAX_EVENTS);
-again:
-	/*
-	 * Level 1 and 2 open one form of an SMT-dependent event, so Level 1
-	 * fits; Level 3 multiplexes anyway and opens both, as tdnl's
-	 * per-thread formulas need CPU_CLK_UNHALTED.THREAD.  Where the PMU
-	 * refused an AnyThread event, the per-thread form alone.
-	 */
-	if (tc->any_refused)
-		skip = m->smt_only;
-	else
-		skip = tc->cfg->level >= 3 ? 0 : tc->smt ? m->nosmt_only : m->smt_only;
-	tc->core_wide = m->smt_only && tc->smt && !tc->any_refused;
-	tc->open = (nr >= 32 ? ~0U : BIT(nr) - 1) & ~skip;
-	tc->gp = m->gp_counters;
-	tc->fixed = m->fixed_counters;
-again_fixed:
-	tc->fixed_max = tc->fixed;
-	tc->err = td_sets_build(m, tc->open, tc->gp, tc->fixed, &tc->sets);
-	for (i = 0; i < nr && !tc->err; i++) {
-		struct td_counter *k = &tc->ctr[i];
-		struct perf_event *ev;
-
-		k->based = false;
-		k->acc = (struct td_acc){ 0 };
-		k->acc_run = 0;
-		k->last_gap = 0;
-		k->delta = 0;
-		k->d_enabled = 0;
-		k->d_running = 0;
-		tc->nr = i + 1;
-		if (!(tc->open & BIT(i)))
-			continue;
-		/* pinned: switching sets never stops them (td_reform()) */
-		attr.pinned = td_want_pinned(tc, i);
-		attr.config = td_event_form(&m->events[i], tc->fixed)->config;
-		/* the hardware PMU's own events only (tdsim is not PMUv3) */
-		if (tc->cfg->pmu_type < 0 && !td_arch_implements(cpu, attr.config)) {
-			tc->err = -EOPNOTSUPP;
-			break;
-		}
-		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
-		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && (m->smt_only & BIT(i))) {
-			/*
-			 * No AnyThread: intel_pmu_hw_config() refuses it with -EINVAL
-			 * on a PMU of version < 3, as KVM gives its guests
-			 * (kvm_init_pmu_capability()).  Count per thread, with the
-			 * events and formulas without SMT.
-			 */
-			pr_info("cpu%u: %s refused (AnyThread, as in a KVM guest): counting per thread, SMT %s\n",
-				cpu, m->events[i].name, tc->smt ? "on" : "off");
-			tc->any_refused = true;
-			td_release(tc);
-			goto again;
-		}
-		if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL && m->events[i].gp_form &&
-		    m->events[i].fixed >= 0 &&
-		    (unsigned int)m->events[i].fixed < tc->fixed) {
-			/*
-			 * The PMU has no such fixed counter (x86's
-			 * validate_event() refuses its pseudo-encoding; a KVM
-			 * guest has 3): count its general-purpose form, with
-			 * the sets made again for fewer fixed counters.
-			 */
-			pr_info_ratelimited("cpu%u: %s refused (no fixed counter %d, as in a KVM guest): counting %s\n",
-					    cpu, m->events[i].name, m->events[i].fixed,
-					    m->events[i].gp_form->name);
-			tc->fixed = m->events[i].fixed;
-			td_release(tc);
-			goto again_fixed;
-		}
-		if (IS_ERR(ev)) {
-			tc->err = PTR_ERR(ev);
-			/* 7.0+: a VM with a mediated PMU refuses guest time */
-			guest_refused = tc->err == -EOPNOTSUPP && !attr.exclude_guest;
-			break;
-		}
-		k->event = ev;
-	}
-	if (tc->err == -ENOENT && tc->cfg->pmu_type < 0 && !moved &&
-	    td_own_pmu(tc, &attr.type)) {
-		/*
-		 * The CPU's own PMU is another one (a hybrid part's E-core:
-		 * PERF_TYPE_RAW is cpu_core's type): open them there, as
-		 * model= says, atom_model= on that PMU or the CPU's identity.
-		 * (A pmu_type= that refuses the CPU is not second-guessed.)
-		 */
-		td_release(tc);
-		moved = true;
-		tc->err = 0;
-		tc->pmu_type = attr.type;
-		if (tc->cfg->atom_model)
-			tc->model = td_cpu_model(tc, tc->cfg->atom_model);
-		m = tc->model;
-		pr_info_ratelimited("cpu%u: its events are %s's (type %d), not the raw PMU's: counted there as %s\n",
-				    cpu, tc->pmu_name, attr.type, m->name);
-		goto again_pmu;
-	}
+	do {
+		if (td_open_reserve(tc, &op))
+			return;
+		td_create_all(tc, &attr, &op);
+	} while (!moved && (moved = td_open_moved(tc, &attr)));
 	if (tc->err) {
-		if (i < nr && tc->nr)
-			tc->err_event = td_event_form(&m->events[i], tc->fixed)->name;
-		td_release(tc);
-		tc->nr = 0;
-		tc->open = 0;
-		/*
-		 * -ENOENT: no PMU claims the event type (PERF_TYPE_RAW with no
-		 * hardware PMU, as in a VM without PMU passthrough, or a
-		 * pmu_type that does not exist).  The module stays loaded and
-		 * says so; every other error is the counter's own.
-		 */
-		tc->state = tc->err == -ENOENT ? TD_STATE_NO_PMU : TD_STATE_ERROR;
-		td_stats_add(&(struct td_stats){ .errors = 1 });
-		if (tc->err == -ENOENT)
-			pr_info_ratelimited("cpu%u: no PMU takes %s events (a VM without PMU passthrough?): state no-pmu\n",
-					    cpu, tc->cfg->pmu_type >= 0 ? "pmu_type's" : "raw");
-		else if (guest_refused)
-			pr_info_ratelimited("cpu%u: %s refused (%d): a VM with a mediated PMU runs, and count_guest=1 asks for guest time; load with count_guest=0 to count beside it\n",
-					    cpu, m->events[i].name, tc->err);
-		else if (tc->err == -EOPNOTSUPP)
-			pr_info_ratelimited("cpu%u: %s (%#llx) is not implemented by its PMU (PMCEID): not counted\n",
-					    cpu, m->events[i].name,
-					    m->events[i].config);
-		else if (i < nr && tc->nr)
-			pr_info_ratelimited("cpu%u: cannot count %s (%#llx): %d\n",
-					    cpu, m->events[i].name,
-					    m->events[i].config, tc->err);
-		else
-			pr_info_ratelimited("cpu%u: %s's events fit no counters: %d\n",
-					    cpu, m->name, tc->err);
+		td_open_failed(tc, &op);
 		return;
 	}
 	td_set_slots(tc, tc->base);
