@@ -174,6 +174,108 @@ static bool td_nodes_follow(const struct td_model *m, u32 open, u32 every)
 	return true;
 }
 
+/*
+ * The events counted all the time (@s->every): the normalizers (or the
+ * normalizer alone) with room for each other event, then as much of Level 1
+ * as still leaves that room, then any other event whose fixed counter none
+ * of them holds (it costs no general-purpose counter).  -ENOSPC when not
+ * even the normalizer leaves room.
+ */
+static int td_sets_every(const struct td_model *m, u32 open, unsigned int gp,
+			 unsigned int fixed, struct td_sets *s)
+{
+	unsigned int i, j, n = m->nr_events < TD_MAX_EVENTS ? m->nr_events : TD_MAX_EVENTS;
+	u32 every = 0;
+
+	for (i = n; i-- > 0;)
+		if ((open & (1U << i)) && m->events[i].every) {
+			every |= 1U << i;
+			s->norm = i;	/* the lowest-numbered one */
+		}
+	if (!every)
+		every = open & (1U << s->norm);
+	if (!td_sets_fit(m, every, gp, fixed) ||
+	    !td_room_for_each(m, open, every, gp, fixed))
+		every = 1U << s->norm;
+	if (!td_room_for_each(m, open, every, gp, fixed))
+		return -ENOSPC;
+	for (i = 0; i < n; i++) {
+		u32 with = every | (1U << i);
+
+		if (!(open & ~every & (1U << i)) || m->events[i].level != 1)
+			continue;
+		if (td_sets_fit(m, with, gp, fixed) && td_room_for_each(m, open, with, gp, fixed))
+			every = with;
+	}
+	for (i = 0; i < n; i++) {
+		u32 with = every | (1U << i);
+		int f = m->events[i].fixed;
+
+		if (!(open & ~every & (1U << i)) || f < 0 || (unsigned int)f >= fixed)
+			continue;
+		for (j = 0; j < n; j++)
+			if ((every & (1U << j)) && m->events[j].fixed == f)
+				break;
+		if (j == n && td_sets_fit(m, with, gp, fixed) &&
+		    td_room_for_each(m, open, with, gp, fixed))
+			every = with;
+	}
+	s->every = every;
+	return 0;
+}
+
+/* the rest in sets: each group whole where it fits, else one by one */
+static int td_sets_rest(const struct td_model *m, u32 rest, unsigned int gp,
+			unsigned int fixed, struct td_sets *s)
+{
+	unsigned int i, j, n = m->nr_events < TD_MAX_EVENTS ? m->nr_events : TD_MAX_EVENTS;
+
+	for (i = 0; i < n; i++) {
+		u32 g = 0;
+
+		if (!(rest & (1U << i)))
+			continue;
+		for (j = i; j < n; j++)
+			if ((rest & (1U << j)) &&
+			    (j == i || (m->events[i].grp &&
+					m->events[j].grp == m->events[i].grp)))
+				g |= 1U << j;
+		rest &= ~g;
+		if (td_place(m, s, g, gp, fixed))
+			continue;
+		for (j = i; j < n; j++)
+			if ((g & (1U << j)) && !td_place(m, s, 1U << j, gp, fixed))
+				return -ENOSPC;
+	}
+	if (!s->nr)
+		s->nr = 1;	/* one set: everything counts all the time */
+	return 0;
+}
+
+/*
+ * Each event's reference: its Level 1 parent node, as the events counted
+ * all the time give it in each window (td_nodes_follow()); else its model's
+ * event, if that counts in the same windows; else the normalizer.
+ */
+static void td_sets_refs(const struct td_model *m, u32 open, struct td_sets *s)
+{
+	unsigned int i, j, n = m->nr_events < TD_MAX_EVENTS ? m->nr_events : TD_MAX_EVENTS;
+
+	for (i = 0; i < n; i++) {
+		unsigned int r = m->events[i].ref;
+		u32 mine = s->every;
+
+		s->node[i] = TD_NO_NODE;
+		if (m->events[i].parent && !(s->every & (1U << i)) &&
+		    td_nodes_follow(m, open, s->every))
+			s->node[i] = m->events[i].parent - 1;
+		for (j = 0; j < s->nr; j++)
+			if (s->set[j] & (1U << i))
+				mine |= s->set[j];
+		s->ref[i] = r < i && (mine & open & (1U << r)) ? r : s->norm;
+	}
+}
+
 /**
  * td_sets_build() - split the opened events into sets that fit
  * @m:     the model
@@ -188,97 +290,15 @@ static bool td_nodes_follow(const struct td_model *m, u32 open, u32 every)
 int td_sets_build(const struct td_model *m, u32 open, unsigned int gp,
 		  unsigned int fixed, struct td_sets *s)
 {
-	u32 rest, every = 0;
-	unsigned int i, j;
+	int ret;
 
 	*s = (struct td_sets){ .norm = 0 };
-	for (i = m->nr_events < TD_MAX_EVENTS ? m->nr_events : TD_MAX_EVENTS;
-	     i-- > 0;)
-		if ((open & (1U << i)) && m->events[i].every) {
-			every |= 1U << i;
-			s->norm = i;	/* the lowest-numbered one */
-		}
-	if (!every)
-		every = open & (1U << s->norm);
-	/* the normalizers, or the normalizer alone, with room for each other */
-	if (!td_sets_fit(m, every, gp, fixed) ||
-	    !td_room_for_each(m, open, every, gp, fixed))
-		every = 1U << s->norm;
-	if (!td_room_for_each(m, open, every, gp, fixed))
-		return -ENOSPC;
-
-	/* as much of Level 1 as still leaves room for each other event */
-	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
-		u32 with = every | (1U << i);
-
-		if (!(open & ~every & (1U << i)) || m->events[i].level != 1)
-			continue;
-		if (td_sets_fit(m, with, gp, fixed) &&
-		    td_room_for_each(m, open, with, gp, fixed))
-			every = with;
-	}
-	/*
-	 * and any other event whose fixed counter no event of @every holds:
-	 * it costs no general-purpose counter
-	 */
-	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
-		u32 with = every | (1U << i);
-		int f = m->events[i].fixed;
-
-		if (!(open & ~every & (1U << i)) || f < 0 ||
-		    (unsigned int)f >= fixed)
-			continue;
-		for (j = 0; j < m->nr_events && j < TD_MAX_EVENTS; j++)
-			if ((every & (1U << j)) && m->events[j].fixed == f)
-				break;
-		if (j == m->nr_events || j == TD_MAX_EVENTS)
-			if (td_sets_fit(m, with, gp, fixed) &&
-			    td_room_for_each(m, open, with, gp, fixed))
-				every = with;
-	}
-	s->every = every;
-
-	/* the rest: each group whole where it fits, else its events one by one */
-	rest = open & ~every;
-	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
-		u32 g = 0;
-
-		if (!(rest & (1U << i)))
-			continue;
-		for (j = i; j < m->nr_events && j < TD_MAX_EVENTS; j++)
-			if ((rest & (1U << j)) &&
-			    (j == i || (m->events[i].grp &&
-					m->events[j].grp == m->events[i].grp)))
-				g |= 1U << j;
-		rest &= ~g;
-		if (td_place(m, s, g, gp, fixed))
-			continue;
-		for (j = i; j < m->nr_events && j < TD_MAX_EVENTS; j++)
-			if ((g & (1U << j)) && !td_place(m, s, 1U << j, gp, fixed))
-				return -ENOSPC;
-	}
-	if (!s->nr)
-		s->nr = 1;	/* one set: everything counts all the time */
-
-	/*
-	 * Each event's reference: its Level 1 parent node, as the events of
-	 * @every give it in each window (td_nodes_follow()); else its model's
-	 * event, if that counts in the same windows; else the normalizer.
-	 */
-	for (i = 0; i < m->nr_events && i < TD_MAX_EVENTS; i++) {
-		unsigned int r = m->events[i].ref;
-		u32 mine = every;
-
-		s->node[i] = TD_NO_NODE;
-		if (m->events[i].parent && !(every & (1U << i)) &&
-		    td_nodes_follow(m, open, every))
-			s->node[i] = m->events[i].parent - 1;
-
-		for (j = 0; j < s->nr; j++)
-			if (s->set[j] & (1U << i))
-				mine |= s->set[j];
-		s->ref[i] = r < i && (mine & open & (1U << r)) ? r : s->norm;
-	}
+	ret = td_sets_every(m, open, gp, fixed, s);
+	if (!ret)
+		ret = td_sets_rest(m, open & ~s->every, gp, fixed, s);
+	if (ret)
+		return ret;
+	td_sets_refs(m, open, s);
 	return 0;
 }
 
