@@ -152,12 +152,11 @@ static int td_raw_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(td_raw);
 
-static int td_info_show(struct seq_file *s, void *unused)
+/* info: the CPU's model, PMU and state, and how its last interval went */
+static void td_info_state(struct seq_file *s, const struct td_cpu *tc)
 {
-	struct td_cpu *tc = s->private;
 	unsigned int i, open = 0;
 
-	mutex_lock(&tc->lock);
 	for (i = 0; i < tc->nr; i++)
 		open += !!tc->ctr[i].event;
 	seq_printf(s, "model %s\n", tc->model ? tc->model->name : "none");
@@ -184,6 +183,13 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "skewed_intervals %llu\n", tc->skewed_intervals);
 	seq_printf(s, "running_ratio %u.%06u\n", tc->mux_ppm / TD_PPM,
 		   tc->mux_ppm % TD_PPM);
+}
+
+/* info: its sets, their turns and regression, counters held, snapshots */
+static void td_info_sets(struct seq_file *s, const struct td_cpu *tc)
+{
+	unsigned int i;
+
 	/* the SMT setting, and where skl's formulas depend on it, which ones */
 	seq_printf(s, "smt %s%s\n", tc->smt ? "on" : "off",
 		   !tc->smt || !tc->model || !tc->model->smt_only ? "" :
@@ -222,6 +228,15 @@ static int td_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "seq %llu\n", tc->seq);
 	seq_printf(s, "start_ns %llu\n", tc->start_ns);
 	seq_printf(s, "end_ns %llu\n", tc->end_ns);
+}
+
+static int td_info_show(struct seq_file *s, void *unused)
+{
+	struct td_cpu *tc = s->private;
+
+	mutex_lock(&tc->lock);
+	td_info_state(s, tc);
+	td_info_sets(s, tc);
 	mutex_unlock(&tc->lock);
 	return 0;
 }

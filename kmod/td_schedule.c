@@ -225,6 +225,20 @@ static int td_start_sets(struct td_cpu *tc)
 	}
 }
 
+/* a regression for the new sets, sized for them (NULL when that failed) */
+static void td_reg_renew(struct td_cpu *tc)
+{
+	size_t size = td_reg_size(tc->sets.nr, tc->nr);
+
+	if (tc->reg_size < size) {
+		kvfree(tc->reg);
+		tc->reg = kvmalloc(size, GFP_KERNEL);
+		tc->reg_size = tc->reg ? size : 0;
+	}
+	if (tc->reg)
+		td_reg_init(tc->reg, &tc->sets, tc->nr);
+}
+
 /*
  * (Re)start counting from now with @gp general-purpose counters taken as
  * free.  When not even the normalizer and one more event get counters, the
@@ -252,17 +266,8 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	 * sets.  (struct td_sets has no padding.)
 	 */
 	if (!tc->starved && tc->sets.nr > 1 &&
-	    (!tc->reg || memcmp(&old, &tc->sets, sizeof(old)))) {
-		size_t size = td_reg_size(tc->sets.nr, tc->nr);
-
-		if (tc->reg_size < size) {
-			kvfree(tc->reg);
-			tc->reg = kvmalloc(size, GFP_KERNEL);
-			tc->reg_size = tc->reg ? size : 0;
-		}
-		if (tc->reg)
-			td_reg_init(tc->reg, &tc->sets, tc->nr);
-	}
+	    (!tc->reg || memcmp(&old, &tc->sets, sizeof(old))))
+		td_reg_renew(tc);
 	if (tc->starved) {
 		td_enable(tc, tc->open, false);
 		tc->sets.nr = 1;
