@@ -24,7 +24,7 @@ bool td_l1_always(const struct td_cpu *tc)
 /* how long the windows judged together are at least, ns (TD_CALM_JUDGES) */
 static u64 td_calm_span(const struct td_cpu *tc)
 {
-	return div64_u64(tc->interval_ns * 3, 4 * TD_CALM_JUDGES);
+	return div64_u64(tc->plan.interval_ns * 3, 4 * TD_CALM_JUDGES);
 }
 
 /*
@@ -39,27 +39,27 @@ void td_calm_window(struct td_cpu *tc, const u64 *node, u64 norm,
 	unsigned int j;
 
 	for (j = 0; j < TD_NR_L1; j++)
-		tc->calm_node[j] += node[j];
-	tc->calm_norm += norm;
-	tc->calm_ns += span;
-	if (tc->calm_ns < td_calm_span(tc))
+		tc->calm.node[j] += node[j];
+	tc->calm.norm += norm;
+	tc->calm.ns += span;
+	if (tc->calm.ns < td_calm_span(tc))
 		return;
-	norm = tc->calm_norm;
+	norm = tc->calm.norm;
 	for (j = 0; j < TD_NR_L1 && norm; j++) {
-		u32 f = td_frac(tc->calm_node[j], norm);
+		u32 f = td_frac(tc->calm.node[j], norm);
 
-		tc->calm_lo[j] = min(tc->calm_lo[j], f);
-		tc->calm_hi[j] = max(tc->calm_hi[j], f);
+		tc->calm.lo[j] = min(tc->calm.lo[j], f);
+		tc->calm.hi[j] = max(tc->calm.hi[j], f);
 		/* planned calm: still within the last calm interval's range? */
-		if (tc->calm_plan &&
-		    max(tc->calm_ref_hi[j], f) - min(tc->calm_ref_lo[j], f) > TD_CALM_PPM)
-			tc->calm_broken = true;
+		if (tc->calm.plan &&
+		    max(tc->calm.ref_hi[j], f) - min(tc->calm.ref_lo[j], f) > TD_CALM_PPM)
+			tc->calm.broken = true;
 	}
 	if (norm)
-		tc->calm_windows++;
-	memset(tc->calm_node, 0, sizeof(tc->calm_node));
-	tc->calm_norm = 0;
-	tc->calm_ns = 0;
+		tc->calm.windows++;
+	memset(tc->calm.node, 0, sizeof(tc->calm.node));
+	tc->calm.norm = 0;
+	tc->calm.ns = 0;
 }
 
 /*
@@ -87,10 +87,10 @@ void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
 	k->calm_lo = min(k->calm_lo, q);
 	k->calm_hi = max(k->calm_hi, q);
 	/* (an event that counted 0 in every window was measured too) */
-	if (tc->calm_plan && k->calm_ref_lo != U32_MAX) {
+	if (tc->calm.plan && k->calm_ref_lo != U32_MAX) {
 		hi = max(k->calm_ref_hi, q);
 		if (hi - min(k->calm_ref_lo, q) > hi / TD_CALM_EVENT_DIV)
-			tc->calm_broken = true;
+			tc->calm.broken = true;
 	}
 }
 
@@ -102,12 +102,12 @@ void td_calm_event(struct td_cpu *tc, struct td_counter *k, u64 count,
  */
 void td_calm_end(struct td_cpu *tc)
 {
-	bool calm = tc->calm_windows >= 2 && !tc->calm_broken;
+	bool calm = tc->calm.windows >= 2 && !tc->calm.broken;
 	u32 spread = 0;
 	unsigned int j;
 
 	for (j = 0; j < TD_NR_L1 && calm; j++)
-		spread = max(spread, tc->calm_hi[j] - tc->calm_lo[j]);
+		spread = max(spread, tc->calm.hi[j] - tc->calm.lo[j]);
 	calm = calm && spread <= TD_CALM_PPM;
 	for (j = 0; j < tc->nr && calm; j++) {
 		const struct td_counter *k = &tc->ctr[j];
@@ -116,13 +116,13 @@ void td_calm_end(struct td_cpu *tc)
 		    k->calm_hi - k->calm_lo > k->calm_hi / TD_CALM_EVENT_DIV)
 			calm = false;
 	}
-	tc->calm = calm ? min(tc->calm + 1, 255U) : 0;
-	tc->calm_spread = tc->calm_windows >= 2 ? spread : 0;
+	tc->calm.intervals = calm ? min(tc->calm.intervals + 1, 255U) : 0;
+	tc->calm.spread = tc->calm.windows >= 2 ? spread : 0;
 	if (!calm)
 		return;
 	/* the range the next interval's windows are held to while calm */
-	memcpy(tc->calm_ref_lo, tc->calm_lo, sizeof(tc->calm_ref_lo));
-	memcpy(tc->calm_ref_hi, tc->calm_hi, sizeof(tc->calm_ref_hi));
+	memcpy(tc->calm.ref_lo, tc->calm.lo, sizeof(tc->calm.ref_lo));
+	memcpy(tc->calm.ref_hi, tc->calm.hi, sizeof(tc->calm.ref_hi));
 	for (j = 0; j < tc->nr; j++) {
 		tc->ctr[j].calm_ref_lo = tc->ctr[j].calm_lo;
 		tc->ctr[j].calm_ref_hi = tc->ctr[j].calm_hi;

@@ -438,7 +438,7 @@ void td_open(struct td_cpu *tc)
 				sizeof(tc->pmu_name));
 	tc->state = TD_STATE_WAITING;
 	tc->mux_ppm = TD_PPM;
-	tc->cur = 0;
+	tc->plan.cur = 0;
 	tc->started = false;
 	tc->active = true;
 	td_log_held(tc);

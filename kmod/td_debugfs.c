@@ -196,12 +196,12 @@ static void td_info_sets(struct seq_file *s, const struct td_cpu *tc)
 		   tc->any_refused ? " (per-thread: AnyThread refused)" :
 		   tc->core_wide ? " (core-wide: AnyThread)" : "");
 	seq_printf(s, "sets %u\n", tc->nr_sets);
-	seq_printf(s, "rounds %u\n", tc->sets.nr ? tc->ticks / tc->sets.nr : 0);
-	seq_printf(s, "switch_avg_ns %llu\n", tc->switch_avg_ns);
-	seq_printf(s, "budget_cuts %llu\n", tc->budget_cuts);
+	seq_printf(s, "rounds %u\n", tc->sets.nr ? tc->plan.ticks / tc->sets.nr : 0);
+	seq_printf(s, "switch_avg_ns %llu\n", tc->plan.switch_avg_ns);
+	seq_printf(s, "budget_cuts %llu\n", tc->plan.budget_cuts);
 	seq_printf(s, "calm %u (level1 spread %u.%04u %%, %llu broken)\n",
-		   tc->calm, tc->calm_spread / 10000, tc->calm_spread % 10000,
-		   tc->calm_breaks);
+		   tc->calm.intervals, tc->calm.spread / 10000, tc->calm.spread % 10000,
+		   tc->calm.breaks);
 	seq_printf(s, "regressed %u of %u\n", tc->regressed, tc->turns);
 	seq_printf(s, "scaled_alone %llu\n", tc->scaled_alone);
 	seq_printf(s, "time_scaled %u\n", tc->time_scaled);
@@ -218,13 +218,13 @@ static void td_info_sets(struct seq_file *s, const struct td_cpu *tc)
 		seq_printf(s, " gp%u", tc->held_gp);
 	seq_puts(s, tc->held_fixed || tc->held_gp ? "\n" : " none\n");
 	seq_printf(s, "restarts %llu\n", tc->restarts);
-	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap_min_ns);
-	seq_printf(s, "snapshot_retries %llu\n", tc->snap_retries);
-	seq_printf(s, "snapshot_rereads %llu\n", tc->snap_rereads);
-	seq_printf(s, "snapshot_slow %llu\n", tc->snap_slow);
-	seq_printf(s, "snapshot_slow_max_ns %llu\n", tc->snap_max_ns);
-	seq_printf(s, "snapshot_waits %llu\n", tc->snap_waits);
-	seq_printf(s, "snapshot_turn_waits %llu\n", tc->snap_turn_waits);
+	seq_printf(s, "snapshot_min_ns %llu\n", tc->snap.min_ns);
+	seq_printf(s, "snapshot_retries %llu\n", tc->snap.retries);
+	seq_printf(s, "snapshot_rereads %llu\n", tc->snap.rereads);
+	seq_printf(s, "snapshot_slow %llu\n", tc->snap.slow);
+	seq_printf(s, "snapshot_slow_max_ns %llu\n", tc->snap.max_ns);
+	seq_printf(s, "snapshot_waits %llu\n", tc->snap.waits);
+	seq_printf(s, "snapshot_turn_waits %llu\n", tc->snap.turn_waits);
 	seq_printf(s, "seq %llu\n", tc->seq);
 	seq_printf(s, "start_ns %llu\n", tc->start_ns);
 	seq_printf(s, "end_ns %llu\n", tc->end_ns);

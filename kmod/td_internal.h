@@ -41,7 +41,7 @@
 /* the events counting now: the ones counted all the time and the set's */
 static inline u32 td_on(const struct td_cpu *tc)
 {
-	return tc->sets.every | tc->sets.set[tc->cur];
+	return tc->sets.every | tc->sets.set[tc->plan.cur];
 }
 
 /* the interval's length, ns */

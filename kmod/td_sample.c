@@ -99,14 +99,14 @@ void td_clear_acc(struct td_cpu *tc)
 	}
 	tc->en_ns = 0;
 	for (i = 0; i < TD_NR_L1; i++) {
-		tc->calm_lo[i] = U32_MAX;
-		tc->calm_hi[i] = 0;
+		tc->calm.lo[i] = U32_MAX;
+		tc->calm.hi[i] = 0;
 	}
-	tc->calm_windows = 0;
-	tc->calm_broken = false;
-	memset(tc->calm_node, 0, sizeof(tc->calm_node));
-	tc->calm_norm = 0;
-	tc->calm_ns = 0;
+	tc->calm.windows = 0;
+	tc->calm.broken = false;
+	memset(tc->calm.node, 0, sizeof(tc->calm.node));
+	tc->calm.norm = 0;
+	tc->calm.ns = 0;
 	if (tc->reg)
 		td_reg_begin(tc->reg);
 }
@@ -295,14 +295,14 @@ static void td_count_end(struct td_cpu *tc, struct td_counted *ct)
  */
 static void td_skew_end(struct td_cpu *tc, u64 now)
 {
-	tc->skew_ns = tc->ival_spread_ns;
+	tc->skew_ns = tc->snap.ival_spread_ns;
 	if (2 * (now - tc->start_ns) < td_ival_ns(tc))
-		tc->skew_ns = max(tc->skew_ns, tc->ival_reads_ns);
+		tc->skew_ns = max(tc->skew_ns, tc->snap.ival_reads_ns);
 	tc->skewed = tc->skew_ns * TD_SKEW_DIV > now - tc->start_ns;
 	tc->skewed_intervals += tc->skewed;
 	/* the snapshot that ends it starts the next */
-	tc->ival_spread_ns = tc->snap_spread_ns;
-	tc->ival_reads_ns = tc->snap_reads_ns;
+	tc->snap.ival_spread_ns = tc->snap.spread_ns;
+	tc->snap.ival_reads_ns = tc->snap.reads_ns;
 }
 
 /* the interval's fractions and state, and the totals it adds to */

@@ -35,14 +35,14 @@ u64 td_grid_len(const struct td_cpu *tc, u64 now)
  */
 void td_switch_avg(struct td_cpu *tc, u64 sw)
 {
-	u64 avg = tc->switch_avg_ns;
+	u64 avg = tc->plan.switch_avg_ns;
 
 	if (!avg) {
-		tc->switch_avg_ns = sw;
+		tc->plan.switch_avg_ns = sw;
 		return;
 	}
 	sw = min(sw, 2 * avg);
-	tc->switch_avg_ns = avg - (avg >> 3) + (sw >> 3);
+	tc->plan.switch_avg_ns = avg - (avg >> 3) + (sw >> 3);
 }
 
 static unsigned long td_budget_said;	/* bit 0: dmesg said it this load */
@@ -56,17 +56,17 @@ static u64 td_budget_rounds(struct td_cpu *tc, u64 len, u64 rounds)
 {
 	u64 most;
 
-	if (!tc->switch_avg_ns)
+	if (!tc->plan.switch_avg_ns)
 		return rounds;
 	most = div64_u64(len * READ_ONCE(tc->cfg->switch_pct),
-			 100 * tc->sets.nr * tc->switch_avg_ns);
+			 100 * tc->sets.nr * tc->plan.switch_avg_ns);
 	if (rounds <= max_t(u64, most, 1))
 		return rounds;
-	tc->budget_cuts++;
+	tc->plan.budget_cuts++;
 	/* once a load: pr_info_once() may print twice, CPUs planning together */
 	if (!test_and_set_bit(0, &td_budget_said))
 		pr_info("cpu%u: a switch of event sets takes %llu us: fewer rounds of turns, switch_budget_pct=%u (info's budget_cuts counts them)\n",
-			tc->cpu, div_u64(tc->switch_avg_ns, NSEC_PER_USEC),
+			tc->cpu, div_u64(tc->plan.switch_avg_ns, NSEC_PER_USEC),
 			READ_ONCE(tc->cfg->switch_pct));
 	return max_t(u64, most, 1);
 }
@@ -86,7 +86,7 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 	 * interval's phases, and at most TD_REG_WINDOWS, all that a set's
 	 * regression keeps (td_reg.h): each switch reschedules every event.
 	 */
-	tc->calm_plan = false;
+	tc->calm.plan = false;
 	if (n > 1) {
 		u64 floor = min_t(u64, TD_MIN_ROUNDS,
 				  div64_u64(len, n * TD_SLICE_MIN_US * NSEC_PER_USEC));
@@ -97,27 +97,27 @@ void td_plan_span(struct td_cpu *tc, u64 from, u64 len)
 		 * A calm CPU's windows agree: one turn each saves switches.
 		 * Not while another perf user's rotation cuts windows.
 		 */
-		tc->calm_plan = tc->calm >= TD_CALM_INTERVALS && !tc->foreign &&
+		tc->calm.plan = tc->calm.intervals >= TD_CALM_INTERVALS && !tc->foreign &&
 				rounds > TD_CALM_ROUNDS;
-		if (tc->calm_plan)
+		if (tc->calm.plan)
 			rounds = TD_CALM_ROUNDS;
 		rounds = td_budget_rounds(tc, len, rounds);
 	} else if (tc->foreign) {
 		/* one set, but windows that perf's rotation does not cut */
 		rounds = max_t(u64, div64_u64(len, slice), 1);
 	}
-	tc->ticks = n * rounds;
-	tc->tick = 0;
-	tc->span_t0 = from;
-	tc->span_ns = len;
+	tc->plan.ticks = n * rounds;
+	tc->plan.tick = 0;
+	tc->plan.span_t0 = from;
+	tc->plan.span_ns = len;
 }
 
 /* the coming interval, @len ns from td_cpu.t0 */
 void td_plan(struct td_cpu *tc, u64 len)
 {
-	tc->interval_ns = len;
+	tc->plan.interval_ns = len;
 	tc->planned_foreign = tc->foreign;
-	td_plan_span(tc, tc->t0, len);
+	td_plan_span(tc, tc->plan.t0, len);
 }
 
 /*
@@ -127,8 +127,9 @@ void td_plan(struct td_cpu *tc, u64 len)
  */
 void td_arm(struct td_cpu *tc, u64 now)
 {
-	u64 at = tc->span_t0 + div64_u64(tc->span_ns * (tc->tick + 1), tc->ticks);
-	u64 turn = min_t(u64, div64_u64(tc->span_ns, 2 * tc->ticks),
+	const struct td_plan *p = &tc->plan;
+	u64 at = p->span_t0 + div64_u64(p->span_ns * (p->tick + 1), p->ticks);
+	u64 turn = min_t(u64, div64_u64(p->span_ns, 2 * p->ticks),
 			 TD_TURN_MIN_US * NSEC_PER_USEC);
 
 	hrtimer_start(&tc->timer, ns_to_ktime(max(at, now + turn)),
@@ -145,10 +146,10 @@ void td_shuffle(struct td_cpu *tc)
 	unsigned int i, j;
 
 	for (i = 0; i < tc->sets.nr; i++)
-		tc->order[i] = i;
+		tc->plan.order[i] = i;
 	for (i = tc->sets.nr; i > 1; i--) {
 		j = get_random_u32() % i;	/* swap() evaluates it twice */
-		swap(tc->order[i - 1], tc->order[j]);
+		swap(tc->plan.order[i - 1], tc->plan.order[j]);
 	}
 }
 
@@ -162,8 +163,8 @@ void td_calm_first(struct td_cpu *tc)
 	unsigned int i;
 
 	for (i = 1; i < tc->sets.nr; i++)
-		if (tc->order[i] == tc->cur) {
-			swap(tc->order[0], tc->order[i]);
+		if (tc->plan.order[i] == tc->plan.cur) {
+			swap(tc->plan.order[0], tc->plan.order[i]);
 			return;
 		}
 }
@@ -182,7 +183,7 @@ static int td_start_sets(struct td_cpu *tc)
 		if (!ret) {
 			td_reform(tc);
 			td_shuffle(tc);
-			tc->cur = tc->order[0];
+			tc->plan.cur = tc->plan.order[0];
 			td_enable(tc, td_on(tc), true);
 			missing = td_missing(tc);
 			i = td_fixed_wanted(tc, missing);
@@ -251,10 +252,10 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 
 	td_enable(tc, tc->open, false);
 	tc->gp = gp;
-	tc->snap_wait_ns = 0;	/* a snapshot put off: not this one's */
-	tc->base_wait = false;
-	tc->calm = 0;	/* new sets, or the same after a change: slices again */
-	tc->calm_plan = false;
+	tc->snap.wait_ns = 0;	/* a snapshot put off: not this one's */
+	tc->snap.base_wait = false;
+	tc->calm.intervals = 0;	/* new sets, or the same after a change: slices again */
+	tc->calm.plan = false;
 	ret = td_sets_build(tc->model, tc->open, tc->gp, tc->fixed, &tc->sets);
 	if (!ret)
 		ret = td_start_sets(tc);
@@ -273,7 +274,7 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 		tc->sets.nr = 1;
 		tc->sets.every = 0;
 		tc->sets.set[0] = 0;
-		tc->cur = 0;
+		tc->plan.cur = 0;
 		pr_info_ratelimited("cpu%u: no counters free for %s's normalizer and one more event: not counted\n",
 				    tc->cpu, tc->model->name);
 	} else {
@@ -284,9 +285,9 @@ void td_begin(struct td_cpu *tc, unsigned int gp, u64 *now)
 	 * events an attempt above left waiting are not another perf user's.
 	 */
 	td_base_gaps(tc);
-	tc->ival_spread_ns = tc->starved ? 0 : tc->snap_spread_ns;
-	tc->ival_reads_ns = tc->starved ? 0 : tc->snap_reads_ns;
+	tc->snap.ival_spread_ns = tc->starved ? 0 : tc->snap.spread_ns;
+	tc->snap.ival_reads_ns = tc->starved ? 0 : tc->snap.reads_ns;
 	td_clear_acc(tc);
-	tc->t0 = *now;
+	tc->plan.t0 = *now;
 	td_plan(tc, td_grid_len(tc, *now));
 }

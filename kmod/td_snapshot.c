@@ -59,7 +59,7 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 			x->v[i] = r;
 			x->ts[i] = p->t1 + best / 2;
 		}
-		if (after - p->t1 <= TD_SNAP_SLACK_NS + tc->snap_min_ns)
+		if (after - p->t1 <= TD_SNAP_SLACK_NS + tc->snap.min_ns)
 			break;
 		if (!reread) {
 			p->cut = true;
@@ -69,7 +69,7 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 			p->stretched = true;
 			break;
 		}
-		tc->snap_rereads++;
+		tc->snap.rereads++;
 		p->t1 = after;
 	}
 	p->lo = min(p->lo, x->ts[i]);
@@ -108,7 +108,7 @@ static int td_pass(struct td_cpu *tc, struct td_pass *p, bool reread)
 			td_pass_read(tc, p, i, reread);
 	local_irq_restore(flags);
 	/* the first pass is what any reader pays; the passes after are ours */
-	if (p->try == 1 && !tc->snap_wait_ns)
+	if (p->try == 1 && !tc->snap.wait_ns)
 		tc->cost.read_ns += p->t1 - p->t0;
 	else
 		tc->cost.reread_ns += p->t1 - p->t0;
@@ -137,23 +137,23 @@ static int td_passes(struct td_cpu *tc, struct td_pass *p, bool may_wait)
 		if (p->cut && last)
 			return -EAGAIN;
 		if (p->cut) {
-			tc->snap_retries++;
+			tc->snap.retries++;
 			continue;
 		}
-		if (!tc->snap_min_ns || p->t1 - p->t0 < tc->snap_min_ns)
-			tc->snap_min_ns = p->t1 - p->t0;
-		limit = 2 * tc->snap_min_ns + TD_SNAP_SLACK_NS;
+		if (!tc->snap.min_ns || p->t1 - p->t0 < tc->snap.min_ns)
+			tc->snap.min_ns = p->t1 - p->t0;
+		limit = 2 * tc->snap.min_ns + TD_SNAP_SLACK_NS;
 		if (p->t1 - p->t0 <= limit)
 			return 0;
 		if (last && may_wait)
 			return -EAGAIN;
 		if (last)
 			break;
-		tc->snap_retries++;
+		tc->snap.retries++;
 	}
 	if (p->stretched || p->hi - p->lo > limit) {
-		tc->snap_slow++;
-		tc->snap_max_ns = max(tc->snap_max_ns, p->t1 - p->t0);
+		tc->snap.slow++;
+		tc->snap.max_ns = max(tc->snap.max_ns, p->t1 - p->t0);
 		p->spread = p->end > p->first ? p->end - p->first : 0;
 	}
 	return 0;
@@ -298,7 +298,7 @@ static void td_window_next(struct td_cpu *tc, const struct td_pass *p,
 		k->snap_on = p->running & BIT(i);
 		k->snap_gap = x->gap[i];
 	}
-	tc->snap_ns = p->t1;
+	tc->snap.last_ns = p->t1;
 }
 
 /*
@@ -320,22 +320,22 @@ int td_snapshot(struct td_cpu *tc, u64 *now, bool switched, bool may_wait)
 	unsigned int norm = tc->sets.norm;
 	int ret;
 
-	tc->snap_spread_ns = 0;
+	tc->snap.spread_ns = 0;
 	ret = td_passes(tc, &p, may_wait);
 	if (ret)
 		return ret;
 	tc->cost.reads++;
-	tc->snap_spread_ns = p.spread;
-	tc->ival_spread_ns = max(tc->ival_spread_ns, p.spread);
-	tc->snap_reads_ns = p.end > p.first ? p.end - p.first : 0;
-	tc->ival_reads_ns = max(tc->ival_reads_ns, tc->snap_reads_ns);
+	tc->snap.spread_ns = p.spread;
+	tc->snap.ival_spread_ns = max(tc->snap.ival_spread_ns, p.spread);
+	tc->snap.reads_ns = p.end > p.first ? p.end - p.first : 0;
+	tc->snap.ival_reads_ns = max(tc->snap.ival_reads_ns, tc->snap.reads_ns);
 	*now = (p.on & BIT(norm)) && tc->ctr[norm].event ? tc->scr.ts[norm] : p.t1;
-	wn.span = p.t1 - tc->snap_ns;
+	wn.span = p.t1 - tc->snap.last_ns;
 	wn.calm = wn.span >= TD_CALM_SPAN_NS && !switched;
 	td_window_counts(tc, &p, &wn, switched);
 	td_window_nodes(tc, &wn);
 	if (tc->reg && tc->sets.nr > 1)
-		td_reg_add(tc->reg, &tc->sets, tc->cur, wn.had, tc->scr.w);
+		td_reg_add(tc->reg, &tc->sets, tc->plan.cur, wn.had, tc->scr.w);
 	td_window_add(tc, &wn);
 	td_window_next(tc, &p, &wn);
 	return 0;

@@ -31,20 +31,20 @@
  */
 #define TD_REGROW_INTERVALS	16
 
-/* whether a snapshot first tried at tc->snap_wait_ns may still be put off */
+/* whether a snapshot first tried at tc->snap.wait_ns may still be put off */
 static bool td_may_wait(const struct td_cpu *tc, u64 t)
 {
-	return !tc->snap_wait_ns ||
-	       t - tc->snap_wait_ns < TD_SNAP_WAIT_MAX_US * NSEC_PER_USEC;
+	return !tc->snap.wait_ns ||
+	       t - tc->snap.wait_ns < TD_SNAP_WAIT_MAX_US * NSEC_PER_USEC;
 }
 
 /* a snapshot put off (td_snapshot(): -EAGAIN) at @t: tried again later */
 static void td_wait(struct td_cpu *tc, u64 t)
 {
-	if (!tc->snap_wait_ns)
-		tc->snap_wait_ns = t;
-	tc->snap_waits++;
-	tc->snap_turn_waits += tc->base_wait;
+	if (!tc->snap.wait_ns)
+		tc->snap.wait_ns = t;
+	tc->snap.waits++;
+	tc->snap.turn_waits += tc->snap.base_wait;
 	hrtimer_start(&tc->timer,
 		      ns_to_ktime(ktime_get_ns() + TD_SNAP_WAIT_US * NSEC_PER_USEC),
 		      HRTIMER_MODE_ABS_PINNED);
@@ -64,7 +64,7 @@ struct td_step {
 static bool td_step_start(struct td_cpu *tc, struct td_step *st)
 {
 	tc->started = true;
-	tc->gen = st->gen;
+	tc->plan.gen = st->gen;
 	td_begin(tc, tc->model->gp_counters, &st->now);
 	tc->from_ns = st->now;
 	return true;
@@ -76,7 +76,7 @@ static bool td_step_starved(struct td_cpu *tc, struct td_step *st)
 	st->now = ktime_get_ns();
 	td_end_interval(tc, st->now);
 	st->sample = true;
-	tc->gen = st->gen;
+	tc->plan.gen = st->gen;
 	tc->fixed = tc->fixed_max;
 	td_begin(tc, tc->model->gp_counters, &st->now);
 	return true;
@@ -96,8 +96,8 @@ static bool td_step_turn(struct td_cpu *tc, struct td_step *st)
 		td_wait(tc, st->t);
 	if (ret)
 		return false;
-	tc->base_wait = false;
-	tc->snap_wait_ns = 0;
+	tc->snap.base_wait = false;
+	tc->snap.wait_ns = 0;
 	return true;
 }
 
@@ -110,14 +110,14 @@ static void td_step_calm_break(struct td_cpu *tc, unsigned int gen)
 {
 	u64 end, due;
 
-	if (!tc->calm_plan || !tc->calm_broken || tc->tick >= tc->ticks ||
-	    gen != tc->gen)
+	if (!tc->calm.plan || !tc->calm.broken || tc->plan.tick >= tc->plan.ticks ||
+	    gen != tc->plan.gen)
 		return;
-	end = tc->t0 + tc->interval_ns;
-	due = tc->span_t0 + div64_u64(tc->span_ns * tc->tick, tc->ticks);
+	end = tc->plan.t0 + tc->plan.interval_ns;
+	due = tc->plan.span_t0 + div64_u64(tc->plan.span_ns * tc->plan.tick, tc->plan.ticks);
 	if (end - due >= (u64)tc->sets.nr * TD_SLICE_MIN_US * NSEC_PER_USEC) {
-		tc->calm = 0;
-		tc->calm_breaks++;
+		tc->calm.intervals = 0;
+		tc->calm.breaks++;
 		td_plan_span(tc, due, end - due);
 	}
 }
@@ -134,14 +134,14 @@ static bool td_step_end(struct td_cpu *tc, struct td_step *st)
 
 	td_end_interval(tc, st->now);
 	st->sample = true;
-	if (st->gen != tc->gen || st->now > tc->t0 + 2 * tc->interval_ns) {
-		tc->t0 = st->now;
+	if (st->gen != tc->plan.gen || st->now > tc->plan.t0 + 2 * tc->plan.interval_ns) {
+		tc->plan.t0 = st->now;
 		td_plan(tc, td_grid_len(tc, st->now));
 	} else {
-		tc->t0 += tc->interval_ns;
+		tc->plan.t0 += tc->plan.interval_ns;
 		td_plan(tc, td_ival_ns(tc));
 	}
-	tc->gen = st->gen;
+	tc->plan.gen = st->gen;
 	missing = td_missing(tc);
 	regrow = !missing && !(tc->seq % TD_REGROW_INTERVALS) &&
 		 (tc->gp < full || tc->fixed < tc->fixed_max);
@@ -160,28 +160,28 @@ static bool td_step_end(struct td_cpu *tc, struct td_step *st)
  */
 static bool td_step_switch(struct td_cpu *tc, struct td_step *st)
 {
-	unsigned int pos = tc->tick % tc->sets.nr;
+	unsigned int pos = tc->plan.tick % tc->sets.nr;
 	u64 s0 = ktime_get_ns();
 
 	if (!pos)
 		td_shuffle(tc);
-	if (!tc->tick && tc->calm_plan)
+	if (!tc->plan.tick && tc->calm.plan)
 		td_calm_first(tc);
-	if (tc->order[pos] == tc->cur)
+	if (tc->plan.order[pos] == tc->plan.cur)
 		return true;	/* its turn again: it goes on counting */
-	td_enable(tc, tc->sets.set[tc->cur], false);
-	tc->cur = tc->order[pos];
-	td_enable(tc, tc->sets.set[tc->cur], true);
+	td_enable(tc, tc->sets.set[tc->plan.cur], false);
+	tc->plan.cur = tc->plan.order[pos];
+	td_enable(tc, tc->sets.set[tc->plan.cur], true);
 	if (td_missing(tc)) {
 		/* a counter was taken: make the sets again, from now */
 		td_begin(tc, tc->gp, &st->now);
 		tc->from_ns = st->now;
 	} else if (td_snapshot(tc, &st->now, true, true) == -EAGAIN) {
-		tc->base_wait = true;
+		tc->snap.base_wait = true;
 	}
 	st->sw = ktime_get_ns() - s0;
 	td_switch_avg(tc, st->sw);
-	if (!tc->base_wait)
+	if (!tc->snap.base_wait)
 		return true;
 	td_wait(tc, s0);
 	return false;
@@ -203,11 +203,11 @@ static bool td_step_slice(struct td_cpu *tc, struct td_step *st)
 	}
 	if (ret)
 		return false;
-	tc->snap_wait_ns = 0;
-	tc->tick++;
+	tc->snap.wait_ns = 0;
+	tc->plan.tick++;
 	td_step_calm_break(tc, st->gen);
-	if ((tc->tick >= tc->ticks ||
-	     (st->gen != tc->gen && tc->tick >= tc->sets.nr)) && td_step_end(tc, st))
+	if ((tc->plan.tick >= tc->plan.ticks ||
+	     (st->gen != tc->plan.gen && tc->plan.tick >= tc->sets.nr)) && td_step_end(tc, st))
 		return true;
 	return tc->sets.nr > 1 ? td_step_switch(tc, st) : true;
 }
@@ -217,7 +217,7 @@ static void td_step_arm(struct td_cpu *tc, const struct td_step *st)
 {
 	u64 slice = (u64)READ_ONCE(tc->cfg->slice_us) * NSEC_PER_USEC;
 
-	if (st->gen != tc->gen)
+	if (st->gen != tc->plan.gen)
 		hrtimer_start(&tc->timer, ns_to_ktime(st->now + slice),
 			      HRTIMER_MODE_ABS_PINNED);
 	else
@@ -230,7 +230,7 @@ static bool td_step(struct td_cpu *tc, struct td_step *st)
 		return td_step_start(tc, st);
 	if (tc->starved)
 		return td_step_starved(tc, st);
-	if (tc->base_wait)
+	if (tc->snap.base_wait)
 		return td_step_turn(tc, st);
 	return td_step_slice(tc, st);
 }

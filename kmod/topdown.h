@@ -224,26 +224,100 @@ struct td_scratch {
 };
 
 /**
+ * struct td_plan - an interval's plan: its slices and the sets' turns
+ * (td_schedule.c)
+ * @cur:      the set counting now
+ * @tick:     slices done in this interval
+ * @ticks:    slices in the span: the interval, or its rest after a calm
+ *            interval broke
+ * @order:    the order of the sets' turns in this round (td_shuffle())
+ * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
+ * @interval_ns: its length
+ * @span_t0:  the start of the span its slices divide
+ * @span_ns:  and its length
+ * @gen:      the configuration's generation it was made for
+ * @switch_avg_ns: a switch of sets here: a moving average, ns (0: none yet)
+ * @budget_cuts: intervals planned with fewer rounds, to keep switching
+ *            within switch_budget_pct
+ */
+struct td_plan {
+	unsigned int cur, tick, ticks;
+	u8 order[TD_MAX_SETS];
+	u64 t0, interval_ns, span_t0, span_ns;
+	unsigned int gen;
+	u64 switch_avg_ns, budget_cuts;
+};
+
+/**
+ * struct td_calm - whether Level 1 held still over an interval's windows
+ * (td_calm.c)
+ * @intervals: calm intervals in a row: from TD_CALM_INTERVALS on, the sets
+ *            take TD_CALM_ROUNDS turns each an interval
+ * @windows:  this interval's spans judged
+ * @spread:   the last interval's widest range of Level 1, ppm (0: fewer
+ *            than two spans)
+ * @lo:       this interval: each Level 1 node's lowest share in a span
+ * @hi:       and its highest, ppm
+ * @ref_lo:   the last calm interval's @lo
+ * @ref_hi:   and its @hi
+ * @node:     Level 1 of the windows not yet judged
+ * @norm:     and their normalizer
+ * @ns:       and their time, ns
+ * @plan:     this interval was planned calm
+ * @broken:   and a span of it left the last calm interval's range
+ * @breaks:   calm intervals sliced again from such a span on
+ */
+struct td_calm {
+	unsigned int intervals, windows;
+	u32 spread, lo[TD_NR_L1], hi[TD_NR_L1];
+	u32 ref_lo[TD_NR_L1], ref_hi[TD_NR_L1];
+	u64 node[TD_NR_L1], norm, ns;
+	bool plan, broken;
+	u64 breaks;
+};
+
+/**
+ * struct td_snap_state - how the CPU's snapshots went (td_snapshot.c,
+ * td_work.c)
+ * @last_ns:  the last snapshot's end, CLOCK_MONOTONIC ns
+ * @min_ns:   the fastest pass over all the counters seen, ns
+ * @retries:  passes done again because they took too long
+ * @rereads:  single counters read again on a last try
+ * @slow:     snapshots taken as they were, their reads no moment
+ * @max_ns:   the longest of those, ns
+ * @waits:    slice ends and turns' starts put off for such reads
+ * @turn_waits: of those, turns' starts
+ * @wait_ns:  when the snapshot put off was first tried (0: none)
+ * @base_wait: the snapshot put off starts a set's turn
+ * @spread_ns: the last snapshot's reads' spread when taken slow, else 0
+ * @reads_ns: the last snapshot's reads, first start to last end, ns
+ * @ival_spread_ns: the largest @spread_ns of the interval being counted
+ * @ival_reads_ns: and the largest @reads_ns
+ */
+struct td_snap_state {
+	u64 last_ns, min_ns, retries, rereads, slow, max_ns;
+	u64 waits, turn_waits, wait_ns;
+	bool base_wait;
+	u64 spread_ns, reads_ns, ival_spread_ns, ival_reads_ns;
+};
+
+/**
  * struct td_cpu - topdown state of one possible CPU
  * @lock:     protects everything below
  * @cpu:      the CPU
  * @cfg:      the configuration it counts by (td_control.c's)
  * @publish:  where its samples go
- * @model:    its model, or NULL when unsupported; when not NULL, it points
- *            at @own
- * @own:      a copy of the model's table with the slots per cycle this CPU
- *            is counted with in its width: every formula takes the width
- *            from the model it is given, and it is published as the CPU's
- * @base:     the model @own was copied from (its own width)
+ * @model:    its model (@own), or NULL when unsupported
+ * @own:      a copy of the model's table with the width this CPU is
+ *            counted with
+ * @base:     the model @own was copied from
  * @slots_from: where @own's width comes from
  * @smt:      its core's other thread is online
- * @smt_want: what @smt becomes at @smt_work (a sibling's hotplug set it)
- * @any_refused: the PMU refused an AnyThread event on this CPU (a KVM
- *            guest's, of version 2): counted per thread from then on
- * @core_wide: the formulas take the AnyThread (SMT core-wide) counts
+ * @smt_want: what @smt becomes at @smt_work
+ * @any_refused: the PMU refused an AnyThread event: counted per thread
+ * @core_wide: the formulas take the AnyThread (core-wide) counts
  * @sample_core_wide: @core_wide when the latest interval was computed
- * @cut:      the interval being counted ends early, not counted: its
- *            counters are opened again for other formulas
+ * @cut:      the interval being counted ends early, not counted
  * @smt_work: opens the counters again when @smt_want differs, on this CPU
  * @timer:    ends each time slice, on this CPU
  * @work:     the sampling work the timer queues, on this CPU
@@ -251,120 +325,53 @@ struct td_scratch {
  * @state:    see enum td_state
  * @err:      errno of the failed counter creation
  * @err_event: the event it failed on, or NULL
- * @pmu_type: the perf type its events are opened with: pmu_type=, or
- *            PERF_TYPE_RAW, or its own PMU's where that refuses them
- *            (a hybrid part's E-core: cpu_atom)
- * @pmu_name: the PMU that took them, for info
+ * @pmu_type: the perf type its events are opened with
+ * @pmu_name: the PMU that took them
  * @nr:       counters in use (the model's events for the level)
  * @open:     bitmap of the events opened
- * @ctr:      the counters, room for the model's events (td_ctr_reserve())
- * @nr_ctr:   that room
+ * @ctr:      the counters, room for @nr_ctr
+ * @nr_ctr:   that room (td_ctr_reserve())
  * @sets:     the event sets that take turns
  * @reg:      the regression of their events on the ones counted all the
- *            time (td_reg.c); allocated when sets first take turns, NULL
- *            before or when that failed (then counts are only scaled);
- *            sized for the sets it learns (td_reg_size())
+ *            time (td_reg.c), or NULL
  * @reg_size: its allocation, bytes
  * @gp:       general-purpose counters found free
- * @fixed:    fixed counters assumed free: fewer than @fixed_max while
- *            another perf user holds one that an event of ours would use
- *            and has a general-purpose form (TOPDOWN.SLOTS)
- * @fixed_max: fixed counters the PMU has (3, not 4, in a KVM guest)
- * @cur:      the set counting now
- * @tick:     time slices done in this interval
- * @ticks:    time slices in the span: the interval, or its rest after a
- *            calm interval broke
- * @order:    the order of the sets' turns in this round (td_shuffle())
- * @t0:       this interval's scheduled start, CLOCK_MONOTONIC ns
- * @span_t0:  the start of the span its ticks divide: @t0, or later once a
- *            calm window broke (td_plan_span())
- * @span_ns:  and its length
- * @interval_ns: its length
- * @gen:      the td_gen the schedule was made for
+ * @fixed:    fixed counters taken as free (fewer while one is given up)
+ * @fixed_max: fixed counters the PMU has
+ * @plan:     the interval's slices and turns
  * @started:  the counters have been enabled
  * @starved:  not even the normalizer and one more event got counters
  * @en_ns:    this interval's counted time so far, ns
- * @snap_ns:  the time of the last snapshot, CLOCK_MONOTONIC ns
- * @from_ns:  the start of the interval being counted (the normalizer's
- *            read that began it), CLOCK_MONOTONIC ns
- * @result:   the latest completed interval
- * @seq:      its sequence number
+ * @from_ns:  the start of the interval being counted, CLOCK_MONOTONIC ns
+ * @result:   the latest completed interval's fractions
+ * @units_total: slots (cycles for a cycle-based model) since load
+ * @l1_total: each Level 1 node's share of them
+ * @l2_total: and each Level 2 node's
+ * @seq:      the latest interval's sequence number
  * @start_ns: its start, CLOCK_MONOTONIC
  * @end_ns:   its end
- * @mux_ppm:  lowest share of it that any event counted, ppm
- * @counted:  per level (1, 2, 3), the lowest share of it that any of the
- *            level's events counted, ppm
+ * @mux_ppm:  the lowest share of it that any event counted, ppm
+ * @counted:  per level, the lowest share of it the level's events counted
  * @nr_sets:  sets that took turns in it
- * @regressed: of its events that took turns, how many were estimated by
- *            regression (the others were scaled alone)
- * @turns:    how many of its events took turns
- * @time_scaled: how many of its events, other than those counted all the
- *            time, were scaled by perf's running time: another perf user
- *            took their counter for more than TD_MUX_BELOW_PPM allows and
- *            none of their windows was whole (td_foreign())
- * @scaled_alone: intervals since load in which some event that took turns
- *            was scaled alone (no regression yet, or a window without one
- *            of the events counted all the time, or a foreign perf user)
- * @foreign:  another perf user took a counter from an event of ours in
- *            the last interval: the next is read in slices even with one
- *            set, for windows that rotation did not cut (td_counter.whole)
+ * @regressed: of its events that took turns, those estimated by regression
+ * @turns:    its events that took turns
+ * @time_scaled: its events scaled by perf's running time alone
+ *            (td_foreign())
+ * @scaled_alone: intervals since load in which an event that took turns
+ *            was scaled alone
+ * @foreign:  another perf user took a counter from an event of ours in the
+ *            last interval
  * @planned_foreign: @foreign as the current interval was planned
  * @held_fixed: bitmap of the fixed counters found held by others
- * @held_gp:  general-purpose counters the sets were made without: held by
- *            others or absent (a VM's PMU may have fewer than the model)
+ * @held_gp:  general-purpose counters the sets were made without
  * @restarts: times the sets were rebuilt because a counter was taken
- * @calm:     intervals in a row whose windows' Level 1 stayed within
- *            TD_CALM_PPM (td_cpu.c): from the second, the sets take
- *            TD_CALM_ROUNDS turns each an interval
- * @calm_spread: the last interval's: Level 1's widest range over its
- *            judged spans, ppm (0: fewer than two)
- * @calm_lo:  this interval: each Level 1 node's lowest share in a judged
- *            span of windows (td_calm_window())
- * @calm_hi:  and its highest, ppm
- * @calm_windows: this interval's spans judged
- * @calm_node: Level 1 of the windows not yet judged (td_calm_window())
- * @calm_norm: and their normalizer
- * @calm_ns:  and their time, ns
- * @calm_ref_lo: the last calm interval's @calm_lo
- * @calm_ref_hi: and its @calm_hi
- * @calm_plan: this interval was planned calm (TD_CALM_ROUNDS rounds)
- * @calm_broken: and a judged span of it left the last calm interval's
- *            range
- * @calm_breaks: calm intervals sliced again from such a span on
- * @switch_avg_ns: a switch of sets here, with its two snapshots: a moving
- *            average of the last eight or so, ns (0: none yet)
- * @budget_cuts: intervals planned with fewer rounds than the slices allow,
- *            to keep switching within switch_budget_pct (td_plan_span())
- * @snap_min_ns: the fastest read of all its counters seen, ns
- * @snap_retries: reads done again because they took too long
- * @snap_rereads: single counters read again on the last try (td_snapshot())
- * @snap_slow: reads taken as they were on the last try with one
- *             counter's read still too long, or the reads kept further
- *             apart than a pass may take
- * @snap_max_ns: the longest of those, ns
- * @snap_waits: slice ends and turns' starts put off because their reads
- *             were not one moment (td_work(): TD_SNAP_WAIT_US later, for
- *             TD_SNAP_WAIT_MAX_US at most)
- * @snap_turn_waits: of those, turns' starts
- * @snap_wait_ns: when the snapshot put off was first tried, while it is
- *             put off; else 0
- * @base_wait: the snapshot put off starts the set's turn (after a switch)
- * @snap_spread_ns: the last snapshot's, taken slow (@snap_slow): from its
- *             first kept read's start to its last's end, ns; else 0
- * @ival_spread_ns: the largest @snap_spread_ns of the interval being
- *             counted: its first snapshot and every one since
- * @snap_reads_ns: the last snapshot's reads kept, from the first one's
- *             start to the last one's end, ns, whether it passed or not
- * @ival_reads_ns: the largest @snap_reads_ns of the interval being counted
- * @skew_ns:  the latest interval's @ival_spread_ns, or its @ival_reads_ns
- *            if larger when it was shorter than half an interval
- * @skewed:   and it was more than TD_SKEW_DIV-th of that interval: the
- *            sample is flagged skewed
+ * @calm:     whether Level 1 held still
+ * @snap:     how its snapshots went
+ * @skew_ns:  the latest interval's widest snapshot spread, ns
+ * @skewed:   and it was more than TD_SKEW_DIV-th of that interval
  * @skewed_intervals: intervals so flagged since load
- * @cost:     this sampling work's reads and notifications, added to the
- *            CPU's statistics when it ends (td_stats_add())
- * @sample:   the latest interval's sample, as published (room for @nr_ctr
- *            counts)
+ * @cost:     this sampling work's costs, added to the statistics at its end
+ * @sample:   the latest interval's sample, as published
  * @scr:      the sampling work's arrays, room for @nr_ctr counters
  */
 struct td_cpu {
@@ -394,12 +401,9 @@ struct td_cpu {
 	struct td_reg *reg;
 	size_t reg_size;
 	unsigned int gp, fixed, fixed_max;
-	unsigned int cur, tick, ticks;
-	u8 order[TD_MAX_SETS];
-	u64 t0, interval_ns, span_t0, span_ns;
-	unsigned int gen;
+	struct td_plan plan;
 	bool started, starved;
-	u64 en_ns, snap_ns, from_ns;
+	u64 en_ns, from_ns;
 	struct td_result result;
 	u64 units_total, l1_total[TD_NR_L1], l2_total[TD_NR_L2];
 	u64 seq, start_ns, end_ns;
@@ -412,18 +416,9 @@ struct td_cpu {
 	u32 held_fixed;
 	unsigned int held_gp;
 	u64 restarts;
-	unsigned int calm, calm_windows;
-	u32 calm_spread, calm_lo[TD_NR_L1], calm_hi[TD_NR_L1];
-	u32 calm_ref_lo[TD_NR_L1], calm_ref_hi[TD_NR_L1];
-	u64 calm_node[TD_NR_L1], calm_norm, calm_ns;
-	bool calm_plan, calm_broken;
-	u64 calm_breaks;
-	u64 switch_avg_ns, budget_cuts;
-	u64 snap_min_ns, snap_retries, snap_rereads, snap_slow, snap_max_ns;
-	u64 snap_waits, snap_turn_waits, snap_wait_ns;
-	bool base_wait;
-	u64 snap_spread_ns, ival_spread_ns, skew_ns, skewed_intervals;
-	u64 snap_reads_ns, ival_reads_ns;
+	struct td_calm calm;
+	struct td_snap_state snap;
+	u64 skew_ns, skewed_intervals;
 	bool skewed;
 	struct td_stats cost;
 	struct td_sample *sample;
