@@ -22,10 +22,8 @@
 /*
  * Level 1 is judged over windows added up to three quarters of an eighth
  * of the interval at least (td_calm_span(): a calm interval's one turn of
- * each of 8 sets, less its switches, is one span): a window's count is
- * off by its reads' offsets, a microsecond or two each, and at 100 ms
- * (spr Level 3, 96 windows of 1 ms) one window in a hundred was 0.2
- * points off under TCG, so a steady CPU was never calm.
+ * each of 8 sets, less its switches, is one span): a short window's count
+ * is off by its reads' offsets, too much to judge it alone.
  */
 #define TD_CALM_JUDGES		8
 /*

@@ -6,7 +6,7 @@
  * Scaling such a count by its parent node (td_sets_scale()) takes the event
  * to be the same share of its parent all the interval long.  When the
  * workload changes phase within the interval that is wrong by as much as
- * the phases differ, and a set seen in one or two windows of a 10 ms
+ * the phases differ, and a set seen in one or two windows of a short
  * interval sees one phase only.
  *
  * The events counted all the time (Level 1 and the normalizer) say which
@@ -24,9 +24,8 @@
  * Older windows weigh less as newer ones come (1/32 less per window of the
  * set), so the regression follows a workload that changes; a ridge of
  * 1/65536 of each diagonal keeps it solvable when regressors move together
- * (in a steady profile none moves).  A larger ridge biases it: 1/1024
- * left 0.4 % of the count to the residual in the unit test's mixes.
- * Fixed point throughout: no FPU in the kernel.
+ * (in a steady profile none moves); a larger one biases it.  Fixed point
+ * throughout: no FPU in the kernel.
  */
 #ifdef __KERNEL__
 #include <linux/string.h>

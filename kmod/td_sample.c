@@ -16,17 +16,11 @@
  * part of its windows?  The growth of its enabled-but-not-running time
  * says, and the interval is flagged multiplexed.  Such a count is taken
  * from the windows it counted whole (td_counter.whole), a ratio to its
- * reference over the same windows, as the windows of a set are; only when
- * it had none is it scaled as perf scales it, by perf's running time,
- * which assumes it counted at one rate while off: under QEMU's TCG a
- * Level 2 event running 19 % of a 100 ms interval in perf's turns of 4 ms
- * was scaled 27 % high.  A window is whole when the event was on its
- * counter at both ends and the gap did not grow: while perf moves events
- * (a rotation, a reschedule) it holds the PMU disabled, which stops every
- * counter, and its clock stands still for the events moved.
- * perf_event_read_value() (which sleeps and IPIs, and took half of an
- * interval's work when read for every event) is read only for an event
- * waiting for its counter now.
+ * reference over the same windows; only when it had none is it scaled by
+ * perf's running time, which assumes it counted at one rate while off.
+ * A window is whole when the event was on its counter at both ends and the
+ * gap did not grow: while perf moves events it holds the PMU disabled,
+ * which stops every counter.
  */
 static void td_foreign(struct td_cpu *tc)
 {

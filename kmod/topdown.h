@@ -437,7 +437,7 @@ struct td_cpu {
  * could not read its counters at one moment, and its reads spread over more
  * than this fraction of the interval.  A change of phase inside them moves
  * a fraction by at most its swing times the share of the interval they
- * spread over: 0.1 % keeps that under 0.1 points for a swing of 100.
+ * spread over.
  */
 #define TD_SKEW_DIV		1000U
 
