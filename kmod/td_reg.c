@@ -84,8 +84,9 @@ static s64 td_mul_beta(s64 beta, u64 x)
  * @nr_sets:   the sets (at most TD_MAX_SETS are learnt)
  * @nr_events: the events (at most TD_MAX_EVENTS)
  *
- * Sized by need, not for the most sets and events there could be: a few
- * sets of a model's events take 2-3 KB where the largest took 14 KB.
+ * Sized by need, not for the most sets and events there could be.
+ *
+ * Return: the bytes.
  */
 size_t td_reg_size(unsigned int nr_sets, unsigned int nr_events)
 {
