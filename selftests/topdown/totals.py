@@ -41,8 +41,10 @@ PROFILES = [
 # (2.6 on 6.12), and 9203 and 11209 reads (per CPU) were still slow after
 # three tries there, 19 and 36 on 6.12, in the same test.  Over 38
 # intervals that is 0.005 to 0.02 pp of a profile, and zen4's run-long
-# check (0.01 pp) failed in 2 of 5 runs there.  spr and neoverse-n1 count
-# every event all the time at level 2 and keep the check.
+# check (0.01 pp) failed in 2 of 5 runs there, and lioncove's (Level 2 in
+# two sets) in one CI run of its first two.  So a model whose events take
+# turns (its samples multiplexed) skips the run-long checks there; spr and
+# neoverse-n1 count every event all the time at level 2 and keep them.
 DEBUG_KERNEL = os.uname().release.endswith("-tddebug")
 MHZ = [2000, 3000]	# each CPU's: tdsim's default, and its profile's
 
@@ -75,13 +77,13 @@ def show_worst(samples, where, want):
         print(f"#   seq {b['seq']}: {100 * d / max(1, du):.4f} %; {rest}", flush=True)
 
 
-def check_model(model, unit, width, nodes1, nodes2, zen=False):
+def check_model(model, unit, width, nodes1, nodes2):
     err = load(model, "level=2", "interval_ms=100", sim_args=(IDEAL_PMU,))
     if not tap(not err, f"{model}: tdsim and topdown load ({err or 'ok'})"):
         return
     want = {}
     for c in (0, 1):
-        text = PROFILES[c] + (" smt_contention=0" if zen else "")
+        text = PROFILES[c] + (" smt_contention=0" if "smt_contention" in nodes1 else "")
         write_profile(c, text)
         want[c] = want_of(text)
     settle([0, 1], 3)
@@ -137,7 +139,8 @@ def check_model(model, unit, width, nodes1, nodes2, zen=False):
         mix_err = max(mix_err, abs(100 * mix - wmix))
     run_name = f"{model}: over the run each CPU's totals give its profile"
     mix_name = f"{model}: summed over both CPUs, the slot-weighted mix of their profiles"
-    if zen and DEBUG_KERNEL:
+    turns = any("multiplexed" in (s.get("state") or []) for s in samples)
+    if turns and DEBUG_KERNEL:
         why = (f"on the debug kernel (worst {err:.4f} and {mix_err:.4f} pp): "
                "its events that take turns vary 50x more there")
         tap.skip(run_name, why)
@@ -157,7 +160,7 @@ def main():
     check_model("spr", "slots", 6, L1, l2)
     # Level 2 in sets that take turns, every Level 1 node its own event
     check_model("lioncove", "slots", 8, L1, l2)
-    check_model("zen4", "slots", 6, L1 + ["smt_contention"], l2, zen=True)
+    check_model("zen4", "slots", 6, L1 + ["smt_contention"], l2)
     check_model("neoverse-n1", "cycles", 1,
                 ["frontend_bound", "backend_bound", "not_stalled"], [])
 
