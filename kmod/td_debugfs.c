@@ -45,15 +45,19 @@ static bool td_l1_centi(const struct td_sample *s, u32 *centi)
 	return true;
 }
 
-/* @cpu's sample for a show(), or NULL */
-static struct td_sample *td_show_sample(struct seq_file *m)
+/* a show() of the CPU's sample: @print it, from a copy taken under its lock */
+static int td_show_sample(struct seq_file *m,
+			  void (*print)(struct seq_file *m, const struct td_sample *s))
 {
 	const struct td_cpu *tc = m->private;
 	struct td_sample *s = td_sample_alloc();
 
-	if (s)
-		td_cpu_sample(tc->cpu, s);
-	return s;
+	if (!s)
+		return -ENOMEM;
+	td_cpu_sample(tc->cpu, s);
+	print(m, s);
+	kfree(s);
+	return 0;
 }
 
 static void td_level1_print(struct seq_file *m, const struct td_sample *s)
@@ -78,13 +82,7 @@ static void td_level1_print(struct seq_file *m, const struct td_sample *s)
 
 static int td_level1_show(struct seq_file *m, void *unused)
 {
-	struct td_sample *s = td_show_sample(m);
-
-	if (!s)
-		return -ENOMEM;
-	td_level1_print(m, s);
-	kfree(s);
-	return 0;
+	return td_show_sample(m, td_level1_print);
 }
 DEFINE_SHOW_ATTRIBUTE(td_level1);
 
@@ -121,23 +119,14 @@ static void td_level2_print(struct seq_file *m, const struct td_sample *s)
 
 static int td_level2_show(struct seq_file *m, void *unused)
 {
-	struct td_sample *s = td_show_sample(m);
-
-	if (!s)
-		return -ENOMEM;
-	td_level2_print(m, s);
-	kfree(s);
-	return 0;
+	return td_show_sample(m, td_level2_print);
 }
 DEFINE_SHOW_ATTRIBUTE(td_level2);
 
-static int td_raw_show(struct seq_file *m, void *unused)
+static void td_raw_print(struct seq_file *m, const struct td_sample *s)
 {
-	struct td_sample *s = td_show_sample(m);
 	unsigned int i;
 
-	if (!s)
-		return -ENOMEM;
 	for (i = 0; i < s->nr; i++) {
 		const struct td_sample_count *c = &s->counts[i];
 
@@ -147,8 +136,11 @@ static int td_raw_show(struct seq_file *m, void *unused)
 			   c->total, c->enabled, c->running,
 			   c->running ? "" : " not-counted");
 	}
-	kfree(s);
-	return 0;
+}
+
+static int td_raw_show(struct seq_file *m, void *unused)
+{
+	return td_show_sample(m, td_raw_print);
 }
 DEFINE_SHOW_ATTRIBUTE(td_raw);
 

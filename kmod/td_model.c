@@ -9,6 +9,70 @@
 #endif
 #include "td_model.h"
 
+/* an Intel family 6 core's model; @atom, @native: its CPUID 0x1a core type */
+static const struct td_model *td_model_intel6(unsigned int model, bool atom,
+					      unsigned int native)
+{
+	switch (model) {
+	case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* skylake */
+	case 0xa5: case 0xa6: case 0x55:		/* skylake, skylakex */
+		return &td_model_skl;
+	case 0x7d: case 0x7e: case 0x6a: case 0x6c:	/* icelake, icelakex */
+	case 0x8c: case 0x8d:				/* tigerlake */
+	case 0xa7:	/* rocketlake: icl-metrics.json's Level 1/2 */
+		return &td_model_icl;
+	case 0xad: case 0xae:				/* graniterapids */
+		return &td_model_gnr;
+	case 0x8f: case 0xcf:				/* sapphirerapids, EMR */
+		return &td_model_spr;
+	case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:	/* alderlake */
+		/* cpu_core's Level 1/2 are spr's, cpu_atom's Gracemont's */
+		if (atom)
+			return &td_model_gracemont;
+		return &td_model_spr;
+	case 0xaa: case 0xac: case 0xb5:	/* meteorlake (0xb5: ARL-U) */
+		if (atom)
+			return &td_model_crestmont;
+		return &td_model_spr;
+	case 0xc5: case 0xc6: case 0xbd:		/* arrowlake, lunarlake */
+		/*
+		 * Arrow Lake H's low-power E-cores are Crestmont (their
+		 * PMU is cpu_lowpower; arl-metrics.json has no table for
+		 * it, mtl-metrics.json's cpu_atom is theirs)
+		 */
+		if (atom && model == 0xc5 && native == TD_NATIVE_CMT)
+			return &td_model_crestmont;
+		if (atom)
+			return &td_model_skymont;
+		return &td_model_lioncove;
+	case 0xbe:			/* alderlaken: E-cores only */
+		return &td_model_gracemont;
+	case 0xaf: case 0xb6:		/* sierraforest, grandridge */
+		return &td_model_crestmont;
+	}
+	return NULL;
+}
+
+static const struct td_model *td_model_amd(unsigned int family, unsigned int model)
+{
+	/* mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
+	if (family == 0x19) {
+		switch (model >> 4) {
+		case 0x0: case 0x2: case 0x4: case 0x5:
+			return NULL;
+		}
+		return &td_model_zen4;
+	}
+	if (family == 0x1a) {
+		switch (model >> 4) {
+		case 0x0: case 0x1: case 0x2: case 0x4: case 0x6: case 0x7:
+			return &td_model_zen5;
+		}
+		return &td_model_zen6;
+	}
+	return NULL;
+}
+
 /**
  * td_model_x86() - the model of an x86 CPU, as perf's x86/mapfile.csv maps it
  * @vendor: Intel or AMD
@@ -28,62 +92,10 @@ const struct td_model *td_model_x86(enum td_x86_vendor vendor, unsigned int fami
 	bool atom = hybrid >= 0 && (unsigned int)hybrid >> 24 == TD_CORE_ATOM;
 	unsigned int native = hybrid >= 0 ? hybrid & 0xffffff : 0;
 
-	if (vendor == TD_X86_INTEL && family == 6) {
-		switch (model) {
-		case 0x4e: case 0x5e: case 0x8e: case 0x9e:	/* skylake */
-		case 0xa5: case 0xa6: case 0x55:		/* skylake, skylakex */
-			return &td_model_skl;
-		case 0x7d: case 0x7e: case 0x6a: case 0x6c:	/* icelake, icelakex */
-		case 0x8c: case 0x8d:				/* tigerlake */
-		case 0xa7:	/* rocketlake: icl-metrics.json's Level 1/2 */
-			return &td_model_icl;
-		case 0xad: case 0xae:				/* graniterapids */
-			return &td_model_gnr;
-		case 0x8f: case 0xcf:				/* sapphirerapids, EMR */
-			return &td_model_spr;
-		case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf:	/* alderlake */
-			/* cpu_core's Level 1/2 are spr's, cpu_atom's Gracemont's */
-			if (atom)
-				return &td_model_gracemont;
-			return &td_model_spr;
-		case 0xaa: case 0xac: case 0xb5:	/* meteorlake (0xb5: ARL-U) */
-			if (atom)
-				return &td_model_crestmont;
-			return &td_model_spr;
-		case 0xc5: case 0xc6: case 0xbd:		/* arrowlake, lunarlake */
-			/*
-			 * Arrow Lake H's low-power E-cores are Crestmont (their
-			 * PMU is cpu_lowpower; arl-metrics.json has no table for
-			 * it, mtl-metrics.json's cpu_atom is theirs)
-			 */
-			if (atom && model == 0xc5 && native == TD_NATIVE_CMT)
-				return &td_model_crestmont;
-			if (atom)
-				return &td_model_skymont;
-			return &td_model_lioncove;
-		case 0xbe:			/* alderlaken: E-cores only */
-			return &td_model_gracemont;
-		case 0xaf: case 0xb6:		/* sierraforest, grandridge */
-			return &td_model_crestmont;
-		}
-	}
-	if (vendor == TD_X86_AMD) {
-		/* mapfile: family 0x19 models 00-0f, 20-2f, 40-5f are Zen 3 */
-		if (family == 0x19) {
-			switch (model >> 4) {
-			case 0x0: case 0x2: case 0x4: case 0x5:
-				return NULL;
-			}
-			return &td_model_zen4;
-		}
-		if (family == 0x1a) {
-			switch (model >> 4) {
-			case 0x0: case 0x1: case 0x2: case 0x4: case 0x6: case 0x7:
-				return &td_model_zen5;
-			}
-			return &td_model_zen6;
-		}
-	}
+	if (vendor == TD_X86_INTEL && family == 6)
+		return td_model_intel6(model, atom, native);
+	if (vendor == TD_X86_AMD)
+		return td_model_amd(family, model);
 	return NULL;
 }
 
