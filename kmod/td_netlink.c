@@ -604,23 +604,25 @@ static struct genl_family td_genl_family __ro_after_init = {
  *
  * A message a sample, built afresh and sent alone; nothing while no one
  * listens.
+ *
+ * Return: whether it was sent.
  */
-void td_nl_publish(const struct td_sample *s)
+bool td_nl_publish(const struct td_sample *s)
 {
 	struct sk_buff *skb;
 
 	if (!TD_CAN_NOTIFY ||
 	    !genl_has_listeners(&td_genl_family, &init_net, TOPDOWN_NLGRP_SAMPLES))
-		return;
+		return false;
 	skb = genlmsg_new(td_nl_sample_size(s), GFP_KERNEL | __GFP_NOWARN);
 	if (!skb)
-		return;
+		return false;
 	if (td_nl_fill_sample(skb, s, 0, 0, 0, TOPDOWN_CMD_SAMPLE_NTF)) {
 		nlmsg_free(skb);
-		return;
+		return false;
 	}
 	genlmsg_multicast(&td_genl_family, skb, 0, TOPDOWN_NLGRP_SAMPLES, GFP_KERNEL);
-	td_stats_add(&(struct td_stats){ .ntf_msgs = 1 });
+	return true;
 }
 
 /** td_nl_init() - register the family */

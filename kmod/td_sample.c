@@ -191,7 +191,7 @@ static void td_publish(struct td_cpu *tc)
 	if (!tc->publish || !tc->sample)
 		return;
 	td_fill_sample(tc, tc->sample, tc->nr_ctr);
-	tc->publish(tc->sample);
+	tc->cost.ntf_msgs += tc->publish(tc->sample);
 }
 
 /*

@@ -122,8 +122,11 @@ struct td_sample {
 	struct td_sample_count counts[];
 };
 
-/* the one hook a CPU's sample goes out through, under the CPU's lock */
-typedef void (*td_publish_t)(const struct td_sample *s);
+/*
+ * the one hook a CPU's sample goes out through, under the CPU's lock;
+ * true when it sent it
+ */
+typedef bool (*td_publish_t)(const struct td_sample *s);
 
 /**
  * struct td_counter - one raw event on one CPU
@@ -487,6 +490,6 @@ int td_debugfs_init(void);
 void td_debugfs_exit(void);
 int td_nl_init(void);
 void td_nl_exit(void);
-void td_nl_publish(const struct td_sample *s);
+bool td_nl_publish(const struct td_sample *s);
 
 #endif /* _TOPDOWN_H */
