@@ -137,6 +137,9 @@ static bool td_own_pmu(struct td_cpu *tc, u32 *type)
 /* the models whose counters held were logged since the start */
 static DECLARE_BITMAP(td_logged, 64);
 
+/* room for the pinned events' names in td_log_held()'s line */
+#define TD_HELD_NAMES	384
+
 /* at a start: log each model's counters once again */
 void td_cpu_log_reset(void)
 {
@@ -152,13 +155,14 @@ static void td_log_held(const struct td_cpu *tc)
 {
 	const struct td_model *m = tc->model;
 	unsigned int i, n = 0, pinned = 0;
-	char names[384] = "";
 	size_t len = 0;
+	char *names;
 
 	for (i = 0; i < td_nr_models && td_models[i] != m; i++)
 		;
 	if (i < 64 && test_and_set_bit(i, td_logged))
 		return;
+	names = kzalloc(TD_HELD_NAMES, GFP_KERNEL);
 	for (i = 0; i < tc->nr; i++) {
 		if (!tc->ctr[i].event)
 			continue;
@@ -166,12 +170,14 @@ static void td_log_held(const struct td_cpu *tc)
 		if (!(tc->sets.every & BIT(i)))
 			continue;
 		pinned++;
-		len += scnprintf(names + len, sizeof(names) - len, "%s%s",
-				 len ? " " : "",
-				 td_event_form(&m->events[i], tc->fixed)->name);
+		if (names)
+			len += scnprintf(names + len, TD_HELD_NAMES - len, "%s%s",
+					 len ? " " : "",
+					 td_event_form(&m->events[i], tc->fixed)->name);
 	}
 	pr_info("%s from cpu%u on: %u events per CPU, %u of them pinned (%s), %u taking turns on the counters left\n",
-		m->name, tc->cpu, n, pinned, names, n - pinned);
+		m->name, tc->cpu, n, pinned, names ?: "?", n - pinned);
+	kfree(names);
 }
 
 /*
