@@ -5,7 +5,8 @@
 # against Debian's 6.1 and 6.12 headers, for amd64 and cross-built for
 # arm64, and 7.3's (amd64, in its trixie root: gcc-14 and sid's sparse,
 # selftests/vm/kernel-root), tdnl cross-built for arm64, and checkpatch.pl
-# --strict from linux-source-6.12 and linux-source-7.3, used in place.
+# --strict from linux-source-6.12 and linux-source-7.3 and 6.12's
+# kernel-doc -Wall, used in place.
 set -u
 cd "$(dirname "$0")/.."
 source selftests/lib.sh
@@ -99,5 +100,14 @@ for lsrc in linux-source-6.12 linux-source-7.3; do
 		echo "${bad:-$out}" | sed 's/^/# /' | head -40
 	fi
 done
+
+# the kernel-doc comments parse, with every parameter and return described
+out=$(perl build/linux-source-6.12/scripts/kernel-doc -none -Wall "${srcs[@]}" 2>&1)
+if [ -z "$out" ] && [ -r build/linux-source-6.12/scripts/kernel-doc ]; then
+	t_ok "kernel-doc -Wall of linux-source-6.12 clean on ${#srcs[@]} kernel files"
+else
+	t_fail "kernel-doc -Wall of linux-source-6.12 clean on ${#srcs[@]} kernel files"
+	echo "$out" | sed 's/^/# /' | head -40
+fi
 
 t_done

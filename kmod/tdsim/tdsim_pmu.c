@@ -680,6 +680,8 @@ err_tdsim:
  * tdsim_pmu_type() - the perf type of a CPU's PMU, once registered
  * @sim: the simulator
  * @sc:  the CPU
+ *
+ * Return: the type perf_pmu_register() gave it.
  */
 int tdsim_pmu_type(const struct tdsim *sim, const struct tdsim_cpu *sc)
 {
@@ -692,6 +694,8 @@ int tdsim_pmu_type(const struct tdsim *sim, const struct tdsim_cpu *sc)
  *
  * x86 intel_perfmon_event_map 0x003c, amd_zen*_perfmon_event_map 0x0076,
  * armv8_pmuv3_perf_map CPU_CYCLES 0x11.
+ *
+ * Return: the raw event code.
  */
 u64 tdsim_cycles_config(const struct tdsim_model *m)
 {

@@ -55,6 +55,8 @@ static const u8 tdsim_parent[][2] = {
  * tdsim_scale() - @frac (ppm) of @mul
  * @frac: fraction in parts per million
  * @mul:  quantity to scale
+ *
+ * Return: the scaled quantity.
  */
 u32 tdsim_scale(u32 frac, u32 mul)
 {
@@ -66,6 +68,8 @@ u32 tdsim_scale(u32 frac, u32 mul)
  * @num: numerator
  * @den: denominator
  * @mul: quantity to scale
+ *
+ * Return: the scaled quantity.
  */
 u32 tdsim_ratio(u64 num, u64 den, u32 mul)
 {
