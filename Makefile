@@ -78,7 +78,7 @@ deps:
 	@selftests/vm/kernel-root 7.3 > /dev/null
 
 # Symlink the sources into $(OBJ) and build there (kbuild writes next to the
-# sources); then the test module that holds kmod/td_perf.c to perf's own
+# sources); then the test module that holds kmod/td_perf.h to perf's own
 # reads, in $(OBJ)/test (selftests/kmod; never installed).
 modules:
 	@mkdir -p $(OBJ)

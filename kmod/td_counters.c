@@ -11,6 +11,7 @@
 #include <linux/overflow.h>
 #include "topdown.h"
 #include "td_internal.h"
+#include "td_perf.h"
 
 void td_release(struct td_cpu *tc)
 {

@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include "topdown.h"
 #include "td_internal.h"
+#include "td_perf.h"
 #include "td_compat.h"
 
 /*

@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 #include "topdown.h"
 #include "td_internal.h"
+#include "td_perf.h"
 
 const char *td_slots_from_name(enum td_slots_from from)
 {

@@ -60,16 +60,6 @@ void td_set_slots(struct td_cpu *tc, const struct td_model *m);
 const struct td_model *td_cpu_model(struct td_cpu *tc,
 				    const struct td_model *m);
 
-/* td_perf.c */
-unsigned int td_caps_slots(struct perf_event *ev);
-int td_perf_read_local(struct perf_event *ev, u64 *value, u64 *enabled,
-		       u64 *running);
-bool td_perf_active(const struct perf_event *ev);
-int td_perf_counter(const struct perf_event *ev);
-const struct perf_event_attr *td_perf_attr(const struct perf_event *ev);
-const struct pmu *td_perf_pmu(const struct perf_event *ev);
-bool td_perf_group_waits(const struct perf_event *ev);
-
 /* td_counters.c */
 void td_release(struct td_cpu *tc);
 void td_enable(struct td_cpu *tc, u32 mask, bool on);

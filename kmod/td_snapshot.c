@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include "topdown.h"
 #include "td_internal.h"
+#include "td_perf.h"
 
 /*
  * A snapshot's tries (td_snapshot()): at most TD_SNAP_MAX_TRIES; on the
@@ -31,6 +32,7 @@ struct td_pass {
 	u64 lo, hi;		/* the earliest and the latest read's moment */
 	u64 first, end;		/* the first kept read's start, the last's end */
 	u64 spread;		/* taken slow: from @first to @end, else 0 */
+	u64 slack;		/* a read that took longer was held up */
 	unsigned int try;	/* 1 for the first */
 	bool cut;		/* a read took too long: the pass is no moment */
 	bool stretched;		/* a read stayed too long, read again alone */
@@ -46,20 +48,22 @@ struct td_pass {
 static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 			 bool reread)
 {
-	struct td_scratch *x = &tc->scr;
-	u64 best = U64_MAX, after, r, en, run;
+	struct perf_event *ev = tc->ctr[i].event;
+	u64 best = U64_MAX, after, r, v = 0, ts = 0, en, run, gap;
 	unsigned int n;
-	int ret;
+	bool on;
 
 	for (n = 1; ; n++) {
-		ret = td_perf_read_local(tc->ctr[i].event, &r, &en, &run);
+		/* its times are current unless it waits for a counter */
+		on = !td_perf_read_local(ev, &r, &en, &run);
+		gap = on ? en - run : 0;
 		after = ktime_get_ns();
 		if (after - p->t1 < best) {
 			best = after - p->t1;
-			x->v[i] = r;
-			x->ts[i] = p->t1 + best / 2;
+			v = r;
+			ts = p->t1 + best / 2;
 		}
-		if (after - p->t1 <= TD_SNAP_SLACK_NS + tc->snap.min_ns)
+		if (after - p->t1 <= p->slack)
 			break;
 		if (!reread) {
 			p->cut = true;
@@ -72,13 +76,14 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 		tc->snap.rereads++;
 		p->t1 = after;
 	}
-	p->lo = min(p->lo, x->ts[i]);
-	p->hi = max(p->hi, x->ts[i]);
-	p->first = min(p->first, x->ts[i] - best / 2);
-	p->end = max(p->end, x->ts[i] - best / 2 + best);
-	/* its times are current unless it waits for a counter */
-	x->gap[i] = ret ? 0 : en - run;
-	if (!ret)
+	tc->scr.v[i] = v;
+	tc->scr.ts[i] = ts;
+	p->lo = min(p->lo, ts);
+	p->hi = max(p->hi, ts);
+	p->first = min(p->first, ts - best / 2);
+	p->end = max(p->end, ts - best / 2 + best);
+	tc->scr.gap[i] = gap;
+	if (on)
 		p->running |= BIT(i);
 	p->t1 = after;
 }
@@ -86,27 +91,26 @@ static void td_pass_read(struct td_cpu *tc, struct td_pass *p, unsigned int i,
 /* one pass, on the CPU with interrupts off; -ENXIO off it */
 static int td_pass(struct td_cpu *tc, struct td_pass *p, bool reread)
 {
+	/* a local copy: the reads' calls cannot see it, so it stays in registers */
+	struct td_pass q = {
+		.on = p->on, .try = p->try, .lo = U64_MAX, .first = U64_MAX,
+		.slack = TD_SNAP_SLACK_NS + tc->snap.min_ns,
+	};
 	unsigned long flags;
 	unsigned int i;
 
-	p->cut = false;
-	p->stretched = false;
-	p->running = 0;
-	p->lo = U64_MAX;
-	p->hi = 0;
-	p->first = U64_MAX;
-	p->end = 0;
 	local_irq_save(flags);
 	if (smp_processor_id() != tc->cpu) {
 		local_irq_restore(flags);
 		return -ENXIO;
 	}
-	p->t0 = ktime_get_ns();
-	p->t1 = p->t0;
-	for (i = 0; i < tc->nr && !p->cut; i++)
-		if ((p->on & BIT(i)) && tc->ctr[i].event)
-			td_pass_read(tc, p, i, reread);
+	q.t0 = ktime_get_ns();
+	q.t1 = q.t0;
+	for (i = 0; i < tc->nr && !q.cut; i++)
+		if ((q.on & BIT(i)) && tc->ctr[i].event)
+			td_pass_read(tc, &q, i, reread);
 	local_irq_restore(flags);
+	*p = q;
 	/* the first pass is what any reader pays; the passes after are ours */
 	if (p->try == 1 && !tc->snap.wait_ns)
 		tc->cost.read_ns += p->t1 - p->t0;

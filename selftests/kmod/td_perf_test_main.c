@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * td_perf_test: holds td_perf_read_local() (kmod/td_perf.c), which reads
+ * td_perf_test: holds td_perf_read_local() (kmod/td_perf.h), which reads
  * perf's internals because perf_event_read_local() is not exported, to
  * perf_event_read_value() on the kernel it is built for.  It counts @type's
  * event @config on CPU 0 for a moment, then disables it, so that it does
@@ -13,8 +13,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
-#include "topdown.h"
-#include "td_internal.h"
+#include "td_perf.h"
 
 static int type = -1;
 module_param(type, int, 0444);

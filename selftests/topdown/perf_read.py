@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""td_perf_read_local() (kmod/td_perf.c) against perf_event_read_value(),
+"""td_perf_read_local() (kmod/td_perf.h) against perf_event_read_value(),
 on the kernel the VM boots: the one place the module reads perf's
 internals, held to perf's own read of the same counter.
 
