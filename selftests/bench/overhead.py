@@ -37,8 +37,8 @@ dispatch), to 10 ms a run.  Timed in instructions on more than one vCPU
 that column overstates work the CPUs do at the same moment (the module's,
 on one grid): the vCPUs take turns on one host thread, the guest's clock
 counts every vCPU's instructions, and a vCPU woken at the same moment as
-another is counted busy through the other's turn too (README, *Both
-tables count*); on 1 vCPU it is exact, and make bench runs that too.
+another is counted busy through the other's turn too (docs/performance.md,
+*Columns*); on 1 vCPU it is exact, and make bench runs that too.
 Targets (printed as met or missed; a benchmark, so the exit
 status is 1 only when the harness failed): module plus `tdnl watch` at
 most 1/10 of perf at every interval and level; the module's cost per

@@ -5,8 +5,8 @@
 # build/netlink/ when missing or older than their sources, loads tdsim.ko
 # and topdown.ko (model=spr) from $TD_KO_DIR, runs topdown_nl (its KTAP "ok
 # N" lines are the tests), then fuzz with TD_FUZZ_N messages as root and as
-# nobody (none unless set: make soak gives 10^6; its first runs still
-# found failures, see README) from seed TD_FUZZ_SEED (1), and
+# nobody (none unless set: make soak gives 10^6; docs/testing.md,
+# *Fuzzing*) from seed TD_FUZZ_SEED (1), and
 # unloads.  A build or load failure is one failed test.  With
 # TD_EXPECT_POSSIBLE=N, one test more: the kernel has N possible CPUs.
 set -u

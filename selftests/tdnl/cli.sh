@@ -240,8 +240,9 @@ for row in "tdnl |info show watch stat diff explain top set start stop export he
 	got=$(comp "${w[@]}")
 	check "completion of '$words': '$got'" [ "$got" = "$want" ]
 done
-# the README's example workload: both ways give the same sums (N not a
-# multiple of the tile), and a bad mode or N is refused
+# the example workload of the README and docs/usage.md: both ways give
+# the same sums (N not a multiple of the tile), and a bad mode or N is
+# refused
 a=$(build/bin/matmul naive 100 | sed 's/.*checksum //')
 b=$(build/bin/matmul tiled 100 | sed 's/.*checksum //')
 check "matmul: naive and tiled give the same checksum at N 100 ($a, $b)" \

@@ -72,8 +72,8 @@ def check_cpu(model, cpu, want, tol, tag, level=2):
         + (why(cpu) if err2 > tol else ""))
 
 
-# Level 2 event budget (see README): which models multiplex on tdsim's
-# default counters (the real CPUs' counts)
+# Level 2 event budget (docs/hardware.md, *Events per model and level*):
+# which models multiplex on tdsim's default counters (the real CPUs' counts)
 MUX_L2 = {"skl": "yes", "icl": "yes", "spr": "no", "zen4": "yes",
           "zen5": "yes", "neoverse-n1": "no", "neoverse-n2": "no",
           "neoverse-n2-r0p2": "no", "neoverse-v1": "no", "neoverse-v2": "no",

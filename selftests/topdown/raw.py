@@ -21,7 +21,8 @@ from tdtest import (IDEAL_PMU, TD, Tap, all_cpus, load, read_kv, seq, settle, un
 from tdformulas import memory_nodes  # noqa: E402
 
 tap = Tap("topdown_raw")
-# events opened at level 3 (README's event budget; skl opens both SMT forms)
+# events opened at level 3 (docs/hardware.md, *Events per model and level*;
+# skl opens both SMT forms)
 LEVEL3_EVENTS = {"skl": 26, "icl": 29, "spr": 17, "zen4": 12, "zen5": 12,
                  "neoverse-n1": 3, "neoverse-n2": 7, "neoverse-n2-r0p2": 7,
                  "neoverse-v1": 7, "neoverse-v2": 7, "ampereone": 10,

@@ -626,7 +626,7 @@ TEST(neoverse_n3_v3_hand_computed)
 
 TEST(level_event_counts)
 {
-	/* Level 3 adds the memory events of the clock-tick nodes (README) */
+	/* Level 3 adds the memory events of the clock-tick nodes (docs/hardware.md) */
 	EXPECT_EQ(5, td_model_nr_events(&td_model_spr, 1));
 	EXPECT_EQ(9, td_model_nr_events(&td_model_spr, 2));
 	EXPECT_EQ(17, td_model_nr_events(&td_model_spr, 3));
