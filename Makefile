@@ -12,7 +12,9 @@
 #   make -C selftests  the kselftest collections, run by the kernel's
 #                   run_kselftest.sh (after make lsrc; see the README)
 #   make ynl-gen    uapi/linux/topdown.h and kmod/td_nl_gen.[ch] (policies, ops)
-#                   anew from uapi/topdown.yaml
+#                   and docs/netlink-spec.rst anew from uapi/topdown.yaml
+#   make netlink-doc  docs/netlink-spec.rst, the family's reference, anew from
+#                   uapi/topdown.yaml (by the kernel's ynl-gen-rst)
 #   make install    the modules into /lib/modules/KVER/updates (then depmod),
 #                   tdnl, its man page and the exporter's systemd unit under
 #                   PREFIX (/usr/local); DESTDIR honoured
@@ -56,7 +58,7 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	clang libclang-rt-14-dev \
 	flex bison bc libelf-dev dkms debootstrap
 
-.PHONY: all install dkms-src dkms-install dkms-uninstall soak ynl-gen modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
+.PHONY: all install dkms-src dkms-install dkms-uninstall soak ynl-gen netlink-doc modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
 all: modules tools
 
@@ -91,10 +93,17 @@ modules:
 
 # The uapi header and the kernel's netlink policies and ops from the YNL
 # spec, by the kernel's ynl-gen-c (the header's kernel-doc from the spec's
-# docs by selftests/netlink/ynl_doc.py); selftests/netlink/spec.py checks
-# that they are its output.
+# docs by selftests/netlink/ynl_doc.py), and docs/netlink-spec.rst (as make
+# netlink-doc); selftests/netlink/spec.py checks that they are its output.
 ynl-gen: lsrc
 	/usr/bin/python3 selftests/netlink/spec.py --regen
+
+# The family's reference from the same spec, by the kernel's ynl-gen-rst;
+# spec.py checks that docs/netlink-spec.rst is its output (and, with
+# docutils, valid reStructuredText).
+netlink-doc: lsrc
+	@mkdir -p docs
+	/usr/bin/python3 $(LSRC)/tools/net/ynl/ynl-gen-rst.py -i uapi/topdown.yaml -o docs/netlink-spec.rst
 
 # The pieces of Debian's kernel source the tests use in place: checkpatch,
 # the kselftest harness, lib.mk and runner, perf's event tables and the YNL

@@ -11,10 +11,15 @@ and ops (kmod/td_nl_gen.c and .h, the ranges of the spec's checks as
 NLA_POLICY_RANGE) are ynl-gen-c's output for the spec, byte for byte.
 Also: the spec passes the genetlink-legacy JSON schema (legacy for
 kernel-policy per-op: struct genl_ops, as 6.1 has no split ops), and
-kernel-doc -Wall finds nothing undocumented in the header.
+kernel-doc -Wall finds nothing undocumented in the header.  The family's
+reference (docs/netlink-spec.rst) is the kernel's ynl-gen-rst.py output for
+the spec, byte for byte, and where docutils is installed it parses as
+reStructuredText with no warning and every :ref: (a Sphinx role, here one
+to the file's own labels) resolved.
 
---regen writes uapi/linux/topdown.h and kmod/td_nl_gen.c and .h anew from
-the spec (make ynl-gen).
+--regen writes uapi/linux/topdown.h, kmod/td_nl_gen.c and .h and
+docs/netlink-spec.rst anew from the spec (make ynl-gen; make netlink-doc
+makes the last alone).
 """
 import difflib
 import os
@@ -37,6 +42,7 @@ SCHEMA = "genetlink-legacy.yaml"
 SPEC = "uapi/topdown.yaml"
 UAPI = "uapi/linux/topdown.h"
 GEN = {"source": "kmod/td_nl_gen.c", "header": "kmod/td_nl_gen.h"}
+RST = "docs/netlink-spec.rst"
 tap = Tap("netlink_spec")
 
 
@@ -59,6 +65,38 @@ def constants(text):
                 val += 1
             out[name] = val
     return out
+
+
+def first_diff(have, new):
+    """the first line (from 1) where two lists of lines differ, or "none\""""
+    return next((i + 1 for i, (a, b) in enumerate(zip(have, new)) if a != b),
+                "none" if have == new else min(len(have), len(new)) + 1)
+
+
+def rst_problems(path):
+    """docutils' warnings and errors on the reStructuredText file at path,
+    Sphinx's :ref:`label` taken as a link to the file's own label (unknown
+    targets are errors); None without docutils"""
+    try:
+        import io
+        from docutils import nodes, utils
+        from docutils.core import publish_doctree
+        from docutils.parsers.rst import roles
+    except ImportError:
+        return None
+
+    def ref(name, rawtext, text, lineno, inliner, options=None, content=None):
+        label = utils.unescape(text)
+        node = nodes.reference(rawtext, label, refname=nodes.fully_normalize_name(label))
+        inliner.document.note_refname(node)
+        return [node], []
+
+    roles.register_local_role("ref", ref)
+    err = io.StringIO()
+    publish_doctree(open(path).read(), source_path=path,
+                    settings_overrides={"report_level": 2, "halt_level": 5,
+                                        "warning_stream": err})
+    return err.getvalue().strip().splitlines()
 
 
 def main():
@@ -108,11 +146,9 @@ def main():
         print(f"# wrote {UAPI}")
     else:
         have = open(f"{TOP}/{UAPI}").read().split("\n") if os.path.exists(f"{TOP}/{UAPI}") else []
-        first = next((i + 1 for i, (a, b) in enumerate(zip(have, new)) if a != b),
-                     "none" if have == new else min(len(have), len(new)) + 1)
         tap(have == new, f"{UAPI} is ynl-gen-c's header with the spec's kernel-doc "
             f"(make ynl-gen): {len(have)} lines, {len(new)} generated, "
-            f"first differing line: {first}")
+            f"first differing line: {first_diff(have, new)}")
 
     # the kernel's policies and ops, as ynl-gen-c makes them
     for mode, path in GEN.items():
@@ -152,6 +188,33 @@ def main():
         tap(True, f"the spec passes Documentation/netlink/{SCHEMA}")
     except Exception as e:	# noqa: BLE001 - any failure is the test's
         tap(False, f"the spec passes Documentation/netlink/{SCHEMA} ({e})")
+
+    # the family's reference, as the kernel's ynl-gen-rst makes it from the spec
+    out = f"{STAGE}/{os.path.basename(RST)}"
+    if os.path.exists(out):
+        os.remove(out)
+    r = subprocess.run([sys.executable, f"{YNL}/ynl-gen-rst.py", "-i", f"{TOP}/{SPEC}",
+                        "-o", out], capture_output=True, text=True, timeout=120)
+    made = tap(r.returncode == 0 and os.path.exists(out),
+               f"ynl-gen-rst.py makes the family's reference from the spec "
+               f"(rc {r.returncode}) {(r.stdout + r.stderr)[-300:]}")
+    if made and REGEN:
+        os.makedirs(os.path.dirname(f"{TOP}/{RST}"), exist_ok=True)
+        os.replace(out, f"{TOP}/{RST}")
+        print(f"# wrote {RST}")
+    elif made:
+        new = open(out).read().split("\n")
+        have = open(f"{TOP}/{RST}").read().split("\n") if os.path.exists(f"{TOP}/{RST}") else []
+        tap(have == new, f"{RST} is ynl-gen-rst's reference for the spec "
+            f"(make netlink-doc): {len(have)} lines, {len(new)} generated, "
+            f"first differing line: {first_diff(have, new)}")
+    if os.path.exists(f"{TOP}/{RST}"):
+        problems = rst_problems(f"{TOP}/{RST}")
+        if problems is None:
+            tap.skip(f"{RST} parses as reStructuredText", "no docutils (python3-docutils)")
+        else:
+            tap(not problems, f"{RST} parses as reStructuredText, every :ref: "
+                f"resolved ({len(problems)} warnings) {' | '.join(problems)[:300]}")
 
     r = subprocess.run([f"{LSRC}/scripts/kernel-doc", "-none", "-Wall",
                         f"{TOP}/{UAPI}"], capture_output=True, text=True)

@@ -227,13 +227,18 @@ enum topdown_a_info {
 /**
  * enum topdown_a_level1 - attributes: Level 1 in parts per million, adding up
  *   to exactly 1000000.
- * @TOPDOWN_A_LEVEL1_RETIRING: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL1_BAD_SPECULATION: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL1_FRONTEND_BOUND: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL1_BACKEND_BOUND: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL1_SMT_CONTENTION: (u32) AMD Zen only.
- * @TOPDOWN_A_LEVEL1_NOT_STALLED: (u32) Cycle-based models only (retiring and
- *   bad speculation).
+ * @TOPDOWN_A_LEVEL1_RETIRING: (u32) Retiring, ppm of the slots; not from a
+ *   cycle-based model.
+ * @TOPDOWN_A_LEVEL1_BAD_SPECULATION: (u32) Bad speculation, ppm of the slots;
+ *   not from a cycle-based model.
+ * @TOPDOWN_A_LEVEL1_FRONTEND_BOUND: (u32) Frontend bound, ppm of the slots (of
+ *   the cycles, stalled, for a cycle-based model).
+ * @TOPDOWN_A_LEVEL1_BACKEND_BOUND: (u32) Backend bound, ppm of the slots (of
+ *   the cycles, stalled, for a cycle-based model).
+ * @TOPDOWN_A_LEVEL1_SMT_CONTENTION: (u32) SMT contention, ppm of the slots; AMD
+ *   Zen only.
+ * @TOPDOWN_A_LEVEL1_NOT_STALLED: (u32) Cycles not stalled, ppm; cycle-based
+ *   models only (in place of retiring and bad speculation).
  * @__TOPDOWN_A_LEVEL1_MAX: One more than the last.
  * @TOPDOWN_A_LEVEL1_MAX: The last.
  */
@@ -256,18 +261,28 @@ enum topdown_a_level1 {
  *   machine-clears, fetch-latency and fetch-bandwidth, core-bound and
  *   resource-bound; AmpereOne branch-mispredicts and other-mispredicts,
  *   fetch-latency and fetch-bandwidth, memory-bound and core-bound.
- * @TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_MACHINE_CLEARS: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_FETCH_LATENCY: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_MEMORY_BOUND: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_CORE_BOUND: (u32) Parts per million.
- * @TOPDOWN_A_LEVEL2_RESOURCE_BOUND: (u32) Atom cores only (backend bound less
- *   core bound).
- * @TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS: (u32) AmpereOne only (bad speculation
- *   less branch mispredicts).
+ * @TOPDOWN_A_LEVEL2_LIGHT_OPERATIONS: (u32) Part of retiring, ppm; with
+ *   heavy-operations it adds up to retiring.
+ * @TOPDOWN_A_LEVEL2_HEAVY_OPERATIONS: (u32) Part of retiring, ppm; with
+ *   light-operations it adds up to retiring.
+ * @TOPDOWN_A_LEVEL2_BRANCH_MISPREDICTS: (u32) Part of bad speculation, ppm;
+ *   with machine-clears (other-mispredicts on AmpereOne) it adds up to bad
+ *   speculation.
+ * @TOPDOWN_A_LEVEL2_MACHINE_CLEARS: (u32) Part of bad speculation, ppm; with
+ *   branch-mispredicts it adds up to bad speculation.
+ * @TOPDOWN_A_LEVEL2_FETCH_LATENCY: (u32) Part of frontend bound, ppm; with
+ *   fetch-bandwidth it adds up to frontend bound.
+ * @TOPDOWN_A_LEVEL2_FETCH_BANDWIDTH: (u32) Part of frontend bound, ppm; with
+ *   fetch-latency it adds up to frontend bound.
+ * @TOPDOWN_A_LEVEL2_MEMORY_BOUND: (u32) Part of backend bound, ppm; with
+ *   core-bound it adds up to backend bound (not on the Atom cores).
+ * @TOPDOWN_A_LEVEL2_CORE_BOUND: (u32) Part of backend bound, ppm; with
+ *   memory-bound (resource-bound on the Atom cores) it adds up to backend
+ *   bound.
+ * @TOPDOWN_A_LEVEL2_RESOURCE_BOUND: (u32) Part of backend bound, ppm; Atom
+ *   cores only (backend bound less core bound).
+ * @TOPDOWN_A_LEVEL2_OTHER_MISPREDICTS: (u32) Part of bad speculation, ppm;
+ *   AmpereOne only (bad speculation less branch mispredicts).
  * @__TOPDOWN_A_LEVEL2_MAX: One more than the last.
  * @TOPDOWN_A_LEVEL2_MAX: The last.
  */
@@ -442,10 +457,11 @@ enum topdown_a_totals {
 /**
  * enum topdown_a_config - attributes: What set-config may change.
  * @TOPDOWN_A_CONFIG_INTERVAL_MS: (u32, 10 to 60000) Sampling interval in
- *   milliseconds.
- * @TOPDOWN_A_CONFIG_LEVEL: (u32, 1 to 3) Deepest level counted.
+ *   milliseconds, interval-min-ms to interval-max-ms (else ERANGE).
+ * @TOPDOWN_A_CONFIG_LEVEL: (u32, 1 to 3) Deepest level counted, 1 to level-max
+ *   (else ERANGE).
  * @TOPDOWN_A_CONFIG_RUNNING: (u32, 0 to 1) 1: start counting (open the
- *   counters); 0: stop (close them).
+ *   counters); 0: stop (close them); others ERANGE.
  * @TOPDOWN_A_CONFIG_END_INTERVAL: (flag) Every counting CPU ends the interval
  *   it is in now and publishes its sample (sample-ntf, with the totals up to
  *   now); the next interval runs to the grid.  Two such cuts bracket an exact
@@ -466,13 +482,16 @@ enum topdown_a_config {
 
 /**
  * enum topdown_cmd - commands
- * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, state and
- *   models.
+ * @TOPDOWN_CMD_GET_INFO: The module's version, level, interval, whether it
+ *   runs, and its models.  The request takes no attribute: the cpu it lists is
+ *   the info set's unused slot (ynl-gen's per-op policy needs one), ignored.
  * @TOPDOWN_CMD_GET_SAMPLE: One CPU's latest interval (do), or every possible
  *   CPU's (dump).
  * @TOPDOWN_CMD_SET_CONFIG: Change the interval, the level and/or whether the
  *   module counts; and/or end every CPU's interval now.
- * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed.
+ * @TOPDOWN_CMD_SAMPLE_NTF: A CPU's interval has completed: get-sample's reply
+ *   for that CPU, to the multicast group samples, from each CPU at the end of
+ *   each of its intervals.
  * @TOPDOWN_CMD_GET_CPU: One possible CPU's model, width and state (do), or
  *   every one's (dump).
  * @__TOPDOWN_CMD_MAX: One more than the last.
