@@ -53,7 +53,7 @@ LSRC73 := $(TOP)/build/linux-source-7.3
 DEPS := linux-headers-amd64 linux-image-amd64 \
 	linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 	linux-source-6.12 linux-perf qemu-system-x86 busybox-static \
-	libmnl-dev libmicrohttpd-dev libjson-c-dev libncurses-dev tmux prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema pkg-config gcc make \
+	libmnl-dev libmicrohttpd-dev libjson-c-dev libncurses-dev tmux prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema python3-docutils pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
 	flex bison bc libelf-dev dkms debootstrap
