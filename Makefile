@@ -16,7 +16,8 @@
 #   make netlink-doc  docs/netlink-spec.rst, the family's reference, anew from
 #                   uapi/topdown.yaml (by the kernel's ynl-gen-rst)
 #   make install    the modules into /lib/modules/KVER/updates (then depmod),
-#                   tdnl, its man page and the exporter's systemd unit under
+#                   tdnl, the man pages (tdnl.8, topdown.4, tdsim.4) and the
+#                   exporter's systemd unit under
 #                   PREFIX (/usr/local); DESTDIR honoured
 #   make dkms-install  the module source as DKMS package topdown/VERSION:
 #                   built and installed for every kernel, again at each kernel update
@@ -56,7 +57,7 @@ DEPS := linux-headers-amd64 linux-image-amd64 \
 	libmnl-dev libmicrohttpd-dev libjson-c-dev libncurses-dev tmux prometheus sparse cpio xz-utils zstd kmod python3 python3-yaml python3-jsonschema python3-docutils pkg-config gcc make \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	clang libclang-rt-14-dev \
-	flex bison bc libelf-dev dkms debootstrap
+	flex bison bc libelf-dev dkms debootstrap groff-base
 
 .PHONY: all install dkms-src dkms-install dkms-uninstall soak ynl-gen netlink-doc modules tools tools-arm64 arm64-root deps lsrc run check bench bench-accuracy clean checkpatch sparse
 
@@ -238,6 +239,8 @@ install: modules tools
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	install -D -m 0755 $(TOP)/build/bin/tdnl $(DESTDIR)$(PREFIX)/bin/tdnl
 	install -D -m 0644 tools/tdnl/tdnl.8 $(DESTDIR)$(PREFIX)/share/man/man8/tdnl.8
+	install -D -m 0644 docs/topdown.4 $(DESTDIR)$(PREFIX)/share/man/man4/topdown.4
+	install -D -m 0644 docs/tdsim.4 $(DESTDIR)$(PREFIX)/share/man/man4/tdsim.4
 	install -D -m 0644 tools/tdnl/tdnl.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tdnl
 	install -D -m 0644 tools/examples/modules-load.conf \

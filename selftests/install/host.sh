@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Installing, on the host: make install into a DESTDIR for the Debian
 # kernels 6.1, 6.12 and 7.3 (the modules in updates/ with the version and the kernel they
-# were built for, tdnl that runs, its man page, the examples), kept in
+# were built for, tdnl that runs, the man pages tdnl.8, topdown.4 and
+# tdsim.4, the examples), kept in
 # build/install/KVER for the VM's test (selftests/install/guest.sh copies
 # it into the guest's root and modprobes from it) with the index depmod
 # makes of the kernel's modules and these (depmod under TCG takes
@@ -75,11 +76,16 @@ done
 p=$dest/usr/local
 v=$("$p/bin/tdnl" -V 2>&1)
 check "tdnl installed under PREFIX/bin runs and is of this version (-V: $v)" [ "$v" = "tdnl $VERSION" ]
-check "tdnl(8) installed under PREFIX/share/man/man8" [ -s "$p/share/man/man8/tdnl.8" ]
-if command -v man > /dev/null; then
-	out=$(MANWIDTH=80 man --warnings -l "$p/share/man/man8/tdnl.8" 2>&1 > /dev/null)
-	check "tdnl(8) renders without warnings${out:+ ($out)}" [ -z "$out" ]
-fi
+for page in tools/tdnl/tdnl.8 docs/topdown.4 docs/tdsim.4; do
+	f=${page##*/}
+	sec=${f##*.}
+	check "${f%.*}($sec) installed under PREFIX/share/man/man$sec, as in the tree" \
+		cmp -s "$p/share/man/man$sec/$f" "$page"
+	if command -v man > /dev/null; then
+		out=$(MANWIDTH=80 man --warnings -l "$p/share/man/man$sec/$f" 2>&1 > /dev/null)
+		check "${f%.*}($sec) renders without warnings${out:+ ($out)}" [ -z "$out" ]
+	fi
+done
 check "tdnl's bash completion installed under PREFIX/share/bash-completion/completions" \
 	bash -c 'source "$1" && complete -p tdnl' _ "$p/share/bash-completion/completions/tdnl"
 check "the modules-load.d and modprobe.d examples installed" \
