@@ -10,7 +10,7 @@
 #   make deps       apt-installs what is missing (idempotent)
 #   make soak       the long forms: tdnl's fuzzers, 10^6 fuzzed netlink messages as root and as nobody
 #   make -C selftests  the kselftest collections, run by the kernel's
-#                   run_kselftest.sh (after make lsrc; see the README)
+#                   run_kselftest.sh (after make lsrc; see docs/testing.md)
 #   make ynl-gen    uapi/linux/topdown.h and kmod/td_nl_gen.[ch] (policies, ops)
 #                   and docs/netlink-spec.rst anew from uapi/topdown.yaml
 #   make netlink-doc  docs/netlink-spec.rst, the family's reference, anew from
@@ -226,14 +226,14 @@ bench-accuracy: deps lsrc
 
 # Installing.  modules_install signs and compresses the modules as the
 # kernel's configuration asks (CONFIG_MODULE_SIG_ALL with its key, which
-# Debian's headers do not carry: see the README on Secure Boot) and runs
+# Debian's headers do not carry: see docs/install.md on Secure Boot) and runs
 # depmod; with DESTDIR (a package's staging tree) depmod is the package's.
 # Both modules go in: tdsim, the simulated PMU, loads only when asked.
 PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^\#define TD_VERSION\t"\(.*\)"$$/\1/p' $(TOP)/kmod/td_types.h)
 TD_SIGN := $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 install: modules tools
-	$(if $(TD_SIGN),@echo "install: modules not signed ($(KDIR) has no signing key; Secure Boot: README)")
+	$(if $(TD_SIGN),@echo "install: modules not signed ($(KDIR) has no signing key; Secure Boot: docs/install.md)")
 	$(KMAKE) -C $(KDIR) M=$(OBJ) $(KARCH) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=updates DEPMOD=true $(TD_SIGN) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
