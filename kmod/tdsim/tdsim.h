@@ -331,6 +331,7 @@ u64 tdsim_epoch_truth(const struct tdsim_epoch *e, unsigned int t, u64 at);
 u64 tdsim_count(const struct tdsim_cpu *sc, unsigned int i, u64 now);
 u64 tdsim_now(struct tdsim_cpu *sc);
 void tdsim_advance(struct tdsim_cpu *sc, u64 now, u32 noise);
+u64 tdsim_read_count(struct tdsim_cpu *sc, unsigned int i, u32 noise);
 int tdsim_cpu_install(struct tdsim_cpu *sc, struct tdsim_plan *plan);
 void tdsim_cpu_phases(struct tdsim_cpu *sc, struct tdsim_phases *ph);
 int tdsim_cpu_set_profile(struct tdsim_cpu *sc, const struct tdsim_profile *p);

@@ -170,7 +170,7 @@ static void tdsim_start_pending(struct tdsim_cpu *sc, u64 now)
  * Called with sc->lock held.  The fast clock may read a few ns earlier
  * than it did (an NMI in a timekeeping update): counts never go back.
  */
-u64 tdsim_now(struct tdsim_cpu *sc)
+static inline u64 tdsim_clock(struct tdsim_cpu *sc)
 {
 	u64 now = max(ktime_get_mono_fast_ns(), sc->last_now);
 
@@ -179,6 +179,11 @@ u64 tdsim_now(struct tdsim_cpu *sc)
 	if (sc->pending)
 		tdsim_start_pending(sc, now);
 	return now;
+}
+
+u64 tdsim_now(struct tdsim_cpu *sc)
+{
+	return tdsim_clock(sc);
 }
 
 /* Jitter every event rate of a steady plan by up to +-noise_ppm of itself. */
@@ -213,6 +218,19 @@ void tdsim_advance(struct tdsim_cpu *sc, u64 now, u32 noise)
 	sc->start = now;
 	tdsim_apply_noise(sc->plan, sc->model->nr_events,
 			  min_t(u32, noise, TDSIM_PPM));
+}
+
+/*
+ * Quantity @i now, the clock advanced: a counter read's one call here, as
+ * a hardware read is one instruction.  Called with sc->lock held.
+ */
+u64 tdsim_read_count(struct tdsim_cpu *sc, unsigned int i, u32 noise)
+{
+	u64 now = tdsim_clock(sc);
+
+	if (noise)
+		tdsim_advance(sc, now, noise);
+	return sc->base[i] + tdsim_plan_count(sc->plan, now - sc->start, i);
 }
 
 struct tdsim_set {

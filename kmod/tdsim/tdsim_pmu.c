@@ -46,28 +46,21 @@ static struct tdsim_cpu *tdsim_this_cpu(struct pmu *pmu)
 }
 
 /*
- * What event @i's counter shows at @now: its count less what it counted
- * while the PMU was stopped, and while stopped the count it stopped at.
- * Called with sc->lock held.
+ * What the event's counter shows now: its count less what it counted while
+ * the PMU was stopped, and while stopped the count it stopped at.
  */
-static u64 tdsim_shown(const struct tdsim_cpu *sc, unsigned int i, u64 now)
-{
-	if (sc->frozen && (sc->frozen_mask & BIT_ULL(i)))
-		return sc->frozen_val[i] - sc->lost[i];
-	return tdsim_count(sc, i, now) - sc->lost[i];
-}
-
 static u64 tdsim_read_counter(struct perf_event *event)
 {
 	struct tdsim_cpu *sc = tdsim_event_cpu(event);
 	u32 noise = READ_ONCE(tdsim_of(event)->noise_ppm);
 	unsigned long flags;
-	u64 now, val;
+	u64 val;
 
 	raw_spin_lock_irqsave(&sc->lock, flags);
-	now = tdsim_now(sc);
-	tdsim_advance(sc, now, noise);
-	val = tdsim_shown(sc, event->hw.config, now);
+	val = tdsim_read_count(sc, event->hw.config, noise);
+	if (sc->frozen && (sc->frozen_mask & BIT_ULL(event->hw.config)))
+		val = sc->frozen_val[event->hw.config];
+	val -= sc->lost[event->hw.config];
 	raw_spin_unlock_irqrestore(&sc->lock, flags);
 	return val;
 }
