@@ -133,6 +133,11 @@ def outputs():
             abs(float(line[0].split()[1]) - ret) < 0.006 and "seconds time elapsed" in r.stdout,
             f"text output, and -o saved the JSON: retiring {line[0].split()[1] if line else None}"
             f" as {ret}")
+        # Levels 3/4 in show's tree: DRAM bound's two under it, store bound after them
+        nodes = [x.split()[0] for x in r.stdout.splitlines() if x.endswith("of clock ticks")]
+        want = ["l1_bound", "l2_bound", "l3_bound", "dram_bound", "mem_bandwidth",
+                "mem_latency", "store_bound"]
+        tap(nodes == want, f"text output: Levels 3/4 in tree order ({' '.join(nodes)})")
     r = stat("-c", "0", "--", "sleep", "0.2", fmt="--csv")
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     nodes = {(x["level"], x["node"]) for x in rows}
