@@ -232,6 +232,12 @@ def check_intel(model, cpus):
         f"{model}: tdnl show -c 0: the tree prints debugfs's numbers and every memory node "
         f"(header '{r.stdout.splitlines()[0] if r.stdout else ''}'"
         f"{'' if seqs else '; no interval held still for tdnl show and debugfs in 20 tries'})")
+    # the memory nodes in the tree's order: DRAM's two under it (deeper), store bound last
+    rows = [(len(ln) - len(ln.lstrip()), ln.split()[0]) for ln in r.stdout.splitlines()[1:]
+            if ln.split() and ln.split()[0] in L3 + L4]
+    tree = [(6, "l1_bound"), (6, "l2_bound"), (6, "l3_bound"), (6, "dram_bound"),
+            (8, "mem_bandwidth"), (8, "mem_latency"), (6, "store_bound")]
+    tap(rows == tree, f"{model}: tdnl show -c 0: memory nodes in the tree's order and depth ({rows})")
 
     r = sh("tdnl", "--csv", "show")
     rows = [x.split(",") for x in r.stdout.splitlines()]

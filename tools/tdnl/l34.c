@@ -27,6 +27,12 @@ const char * const td_l34_names[TD_NR_L34] = {
 	[TD_MEM_LATENCY] = "mem_latency",
 };
 
+/* as debugfs lists them: DRAM's two under it, store bound last */
+const unsigned int td_l34_tree[TD_NR_L34] = {
+	TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
+	TD_MEM_BANDWIDTH, TD_MEM_LATENCY, TD_STORE_BOUND,
+};
+
 static const char * const td_l34_event_names[TD_NR_L34_EVENTS] = {
 	[TD_E_CLKS] = "CPU_CLK_UNHALTED.THREAD",
 	[TD_E_CA_STALLS_L1D_MISS] = "CYCLE_ACTIVITY.STALLS_L1D_MISS",

@@ -60,6 +60,8 @@ struct td_l34_map {
 };
 
 extern const char * const td_l34_names[TD_NR_L34];
+/* the nodes in the tree's order, for printing under memory_bound */
+extern const unsigned int td_l34_tree[TD_NR_L34];
 
 void td_l34_map(const struct td_event *ev, unsigned int nr,
 		struct td_l34_map *map);

@@ -468,11 +468,6 @@ static void show_text(const struct tdnl_sample *s)
 		TD_RETIRING, TD_BAD_SPECULATION, TD_FRONTEND_BOUND,
 		TD_BACKEND_BOUND, TD_SMT_CONTENTION, TD_NOT_STALLED,
 	};
-	/* as debugfs lists them: DRAM's two under it, store bound last */
-	static const unsigned int l34_order[] = {
-		TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
-		TD_MEM_BANDWIDTH, TD_MEM_LATENCY, TD_STORE_BOUND,
-	};
 	const struct td_model *m = td_model_find(s->model);
 	u32 c1[TD_NR_L1], c2[TD_NR_L2];
 	unsigned int i, j, k, node, pair[2];
@@ -505,10 +500,13 @@ static void show_text(const struct tdnl_sample *s)
 				  f.l2[node]);
 			if (node != TD_MEMORY_BOUND)
 				continue;
-			for (k = 0; k < TD_NR_L34; k++)
-				row(l34_order[k] >= TD_FIRST_L4 ? 4 : 3,
-				    tdnl_name(s->model, td_l34_names[l34_order[k]]), true,
-				    s->l34[l34_order[k]], f.l34[l34_order[k]]);
+			for (k = 0; k < TD_NR_L34; k++) {
+				unsigned int l = td_l34_tree[k];
+
+				row(l >= TD_FIRST_L4 ? 4 : 3,
+				    tdnl_name(s->model, td_l34_names[l]), true,
+				    s->l34[l], f.l34[l]);
+			}
 		}
 	}
 	if (out_raw)

@@ -355,11 +355,6 @@ static void text_pct(const char *name, int depth, double v, const char *unit)
 static void text_out(struct stat_run *r, struct tdnl_group *g, unsigned int ng,
 		     char **argv, int status, double secs)
 {
-	/* as show lists them: DRAM's two under it, store bound last */
-	static const unsigned int l34_tree[TD_NR_L34] = {
-		TD_L1_BOUND, TD_L2_BOUND, TD_L3_BOUND, TD_DRAM_BOUND,
-		TD_MEM_BANDWIDTH, TD_MEM_LATENCY, TD_STORE_BOUND,
-	};
 	unsigned int i, n, c;
 
 	printf("\n Topdown of %s over '", ng ? "the CPUs" : "no CPU");
@@ -386,7 +381,7 @@ static void text_out(struct stat_run *r, struct tdnl_group *g, unsigned int ng,
 				if (c != TD_MEMORY_BOUND || isnan(x->l34[0]))
 					continue;
 				for (unsigned int k = 0; k < TD_NR_L34; k++) {
-					unsigned int l = l34_tree[k];
+					unsigned int l = td_l34_tree[k];
 
 					text_pct(tdnl_name(x->model, td_l34_names[l]),
 						 l >= TD_FIRST_L4 ? 3 : 2,
